@@ -30,7 +30,13 @@ impl<const N: usize> Generator<N> {
         for (dst, src) in words.iter_mut().zip(source) {
             *dst = src;
         }
-        Self { words, p1: 0, p2: p2 % N, carry: false, sum: 0 }
+        Self {
+            words,
+            p1: 0,
+            p2: p2 % N,
+            carry: false,
+            sum: 0,
+        }
     }
 
     #[inline(always)]
@@ -95,7 +101,13 @@ impl Pike {
         let g1 = Generator::new(&mut words, 31);
         let g2 = Generator::new(&mut words, 50);
         let g3 = Generator::new(&mut words, 39);
-        Self { g1, g2, g3, pending: 0, pending_len: 0 }
+        Self {
+            g1,
+            g2,
+            g3,
+            pending: 0,
+            pending_len: 0,
+        }
     }
 
     /// Clocks the generators and returns the next 32-bit key word.

@@ -75,7 +75,10 @@ impl Session {
     #[must_use]
     pub fn new(keys: &SessionKeys) -> Self {
         let (client_to_server, server_to_client) = keys.derive();
-        Self { client_to_server, server_to_client }
+        Self {
+            client_to_server,
+            server_to_client,
+        }
     }
 
     /// XORs the key stream of direction `dir` over `data` in place.

@@ -9,7 +9,13 @@ pub const DIGEST_LEN: usize = 20;
 
 const BLOCK_LEN: usize = 64;
 
-const INITIAL_STATE: [u32; 5] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
+const INITIAL_STATE: [u32; 5] = [
+    0x6745_2301,
+    0xefcd_ab89,
+    0x98ba_dcfe,
+    0x1032_5476,
+    0xc3d2_e1f0,
+];
 
 /// Computes the SHA-0 state words of `data` (the five 32-bit words `h0..h4`).
 ///
@@ -33,7 +39,11 @@ pub fn sha0_words(data: &[u8]) -> [u32; 5] {
     if let Some(b) = last.get_mut(tail.len()) {
         *b = 0x80;
     }
-    let final_len = if tail.len() < BLOCK_LEN - 8 { BLOCK_LEN } else { 2 * BLOCK_LEN };
+    let final_len = if tail.len() < BLOCK_LEN - 8 {
+        BLOCK_LEN
+    } else {
+        2 * BLOCK_LEN
+    };
     let bit_len = (data.len() as u64).wrapping_mul(8);
     if let Some(len_field) = last.get_mut(final_len - 8..final_len) {
         len_field.copy_from_slice(&bit_len.to_be_bytes());
@@ -121,7 +131,10 @@ mod tests {
 
     #[test]
     fn abc() {
-        assert_eq!(hex(&sha0_be(b"abc")), "0164b8a914cd2a5e74c4f7ff082c4d97f1edf880");
+        assert_eq!(
+            hex(&sha0_be(b"abc")),
+            "0164b8a914cd2a5e74c4f7ff082c4d97f1edf880"
+        );
     }
 
     #[test]
@@ -139,7 +152,9 @@ mod tests {
     fn two_block_message() {
         // Known SHA-0 answer for the FIPS 180 two-block message.
         assert_eq!(
-            hex(&sha0_be(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+            hex(&sha0_be(
+                b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+            )),
             "d2516ee1acfa5baf33dfc1c471e438449ef134c8"
         );
     }

@@ -19,7 +19,9 @@ fn keys_of(v: &serde_json::Value) -> SessionKeys {
 
 #[test]
 fn pike_single() {
-    let Some(v) = vectors("pike_single") else { return };
+    let Some(v) = vectors("pike_single") else {
+        return;
+    };
     let single = &v["pike_single"];
     let mut pike = Pike::new(&key(field(single, "key")));
     let steps = single["steps"].as_array().expect("steps");
@@ -33,7 +35,9 @@ fn pike_single() {
 
 #[test]
 fn session_constant_keys() {
-    let Some(v) = vectors("session_constant_keys") else { return };
+    let Some(v) = vectors("session_constant_keys") else {
+        return;
+    };
     let s = &v["session_constant_keys"];
     let mut session = Session::new(&keys_of(s));
     for (name, dir) in [
@@ -48,7 +52,9 @@ fn session_constant_keys() {
 
 #[test]
 fn session_real_decrypts() {
-    let Some(v) = vectors("session_real") else { return };
+    let Some(v) = vectors("session_real") else {
+        return;
+    };
     let s = &v["session_real"];
     let mut session = Session::new(&keys_of(s));
     let mut data = unhex(field(s, "client_to_server_encrypted"));

@@ -29,7 +29,10 @@ pub fn vectors(test: &str) -> Option<serde_json::Value> {
         eprintln!("{test}: TERA_DATA_DIR is not set; skipping the pike-vectors.json test");
         return None;
     };
-    let path = PathBuf::from(dir).join("..").join("net").join("pike-vectors.json");
+    let path = PathBuf::from(dir)
+        .join("..")
+        .join("net")
+        .join("pike-vectors.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     Some(serde_json::from_str(&text).expect("pike-vectors.json is valid JSON"))
