@@ -10,6 +10,9 @@ use tera_net::{Direction, HELLO, Session, SessionKeys};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
+/// Packets the proxy hook saw.
+type Seen = Vec<(Direction, Vec<u8>)>;
+
 const LIMIT: Duration = Duration::from_secs(10);
 
 /// splitmix64: enough randomness for keys and sizes in a test.
@@ -109,7 +112,7 @@ async fn proxy_relays_both_ways() {
     let proxy_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let proxy_addr = proxy_listener.local_addr().unwrap();
 
-    let seen: Arc<Mutex<Vec<(Direction, Vec<u8>)>>> = Arc::default();
+    let seen: Arc<Mutex<Seen>> = Arc::default();
     let proxy = {
         let seen = Arc::clone(&seen);
         tokio::spawn(async move {
