@@ -1,1 +1,71 @@
-//! TODO
+//! Derive macros of [tera-defs](https://docs.rs/tera-defs): the read and
+//! write code of TERA packets, written from the Rust field types.
+//!
+//! Use them through the runtime crate, `tera_packets`, which re-exports
+//! them. `#[derive(Block)]` makes a struct an array element or an `object`;
+//! `#[derive(Packet)]` makes it a whole packet. Each field's wire encoding
+//! comes from its type's `Wire` impl; attributes say what types cannot:
+//!
+//! | attribute | on | meaning |
+//! |---|---|---|
+//! | `#[tera(name = "S_CHAT", version = 4)]` | packet | the def's name and version |
+//! | `#[tera(crate = "path")]` | struct | where `tera_packets` is |
+//! | `#[tera(rename = "authorName")]` | field | the def's name, for errors |
+//! | `#[tera(refs_before(a, b))]` | field | explicit `ref a` / `ref b` lines sit right before this field |
+//! | `#[tera(interleaved)]` | array field | elements alternate with the neighbouring interleaved arrays |
+//! | `#[tera(parts_after(e))]` | object field | a split object: its part 1 sits after field `e` |
+//! | `#[tera(part = 1)]` | field of an object | this field starts part 1 of a split object |
+//!
+//! ```
+//! use tera_packets::{Array, Packet, Str};
+//!
+//! #[derive(Debug, PartialEq, Packet)]
+//! #[tera(name = "C_EDIT_PRIVATE_CHANNEL", version = 1)]
+//! struct EditChannel<'a> {
+//!     members: Array<'a, Member>,
+//!     #[tera(rename = "channelName")]
+//!     channel_name: Str<'a>,
+//!     password: u16,
+//! }
+//!
+//! #[derive(Debug, PartialEq, tera_packets::Block)]
+//! struct Member {
+//!     #[tera(rename = "playerId")]
+//!     player_id: u32,
+//! }
+//!
+//! let edit = EditChannel {
+//!     members: vec![Member { player_id: 7 }].into(),
+//!     channel_name: "guild".into(),
+//!     password: 1234,
+//! };
+//! let bytes = edit.encode()?;
+//! assert_eq!(EditChannel::decode(&bytes)?, edit);
+//! # Ok::<(), tera_packets::Error>(())
+//! ```
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+mod attrs;
+mod expand;
+mod layout;
+
+/// Derives the wire code of a block: an array element or an `object`.
+#[proc_macro_derive(Block, attributes(tera))]
+pub fn derive_block(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(input, expand::Kind::Block)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives the wire code of a whole packet; needs
+/// `#[tera(name = "...", version = N)]`.
+#[proc_macro_derive(Packet, attributes(tera))]
+pub fn derive_packet(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(input, expand::Kind::Packet)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}

@@ -1,0 +1,625 @@
+//! The impls the derives write: `Wire`, `Block`, `Parts`, `IntoOwned` and
+//! `Packet`, all by calling the impls of the field types.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, GenericParam, Lifetime};
+
+use crate::attrs::{StructAttrs, field_attrs, plain, span_of, struct_attrs};
+use crate::layout::{FieldInfo, Item, Layout, assign_parts, layout, unsupported};
+
+/// What is being derived.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Block,
+    Packet,
+}
+
+struct Ctx {
+    krate: TokenStream,
+    lt: Lifetime,
+    /// `impl<'a>` generics.
+    impl_generics: TokenStream,
+    /// `Name<'a>` or `Name`.
+    self_ty: TokenStream,
+    /// `Name<'static>` or `Name`.
+    owned_ty: TokenStream,
+    ident: syn::Ident,
+    fields: Vec<FieldInfo>,
+    layout: Layout,
+    /// Whether the struct is a unit or tuple-less `{}` struct.
+    unit: bool,
+}
+
+pub fn derive(input: DeriveInput, kind: Kind) -> syn::Result<TokenStream> {
+    let sattrs = struct_attrs(&input.attrs)?;
+    let ctx = context(&input, &sattrs)?;
+    let mut out = TokenStream::new();
+    out.extend(wire_impl(&ctx));
+    out.extend(block_impl(&ctx));
+    out.extend(owned_impl(&ctx));
+    if ctx.layout.parts > 1 {
+        out.extend(parts_impl(&ctx));
+    }
+    if kind == Kind::Packet {
+        out.extend(packet_impl(&ctx, &sattrs, &input)?);
+    }
+    Ok(out)
+}
+
+fn context(input: &DeriveInput, sattrs: &StructAttrs) -> syn::Result<Ctx> {
+    let krate = match &sattrs.krate {
+        Some(path) => quote!(#path),
+        None => quote!(::tera_packets),
+    };
+    let mut lifetimes = Vec::new();
+    for param in &input.generics.params {
+        match param {
+            GenericParam::Lifetime(l) => lifetimes.push(l.lifetime.clone()),
+            other => {
+                return Err(unsupported(
+                    other.span(),
+                    "tera derives take at most one lifetime parameter and no type or const parameters",
+                ));
+            }
+        }
+    }
+    if lifetimes.len() > 1 {
+        return Err(unsupported(
+            input.generics.span(),
+            "tera derives take at most one lifetime parameter (the packet's buffer)",
+        ));
+    }
+    let ident = input.ident.clone();
+    let (lt, self_ty, owned_ty) = match lifetimes.first() {
+        Some(lt) => (lt.clone(), quote!(#ident<#lt>), quote!(#ident<'static>)),
+        None => (
+            Lifetime::new("'__tera", Span::call_site()),
+            quote!(#ident),
+            quote!(#ident),
+        ),
+    };
+    let impl_generics = quote!(<#lt>);
+
+    let data = match &input.data {
+        Data::Struct(s) => s,
+        Data::Enum(e) => {
+            return Err(unsupported(
+                e.enum_token.span,
+                "tera derives take structs with named fields, not enums",
+            ));
+        }
+        Data::Union(u) => {
+            return Err(unsupported(
+                u.union_token.span,
+                "tera derives take structs with named fields, not unions",
+            ));
+        }
+    };
+    let (named, unit) = match &data.fields {
+        Fields::Named(n) => (n.named.iter().collect::<Vec<_>>(), false),
+        Fields::Unit => (Vec::new(), true),
+        Fields::Unnamed(u) => {
+            return Err(unsupported(
+                u.span(),
+                "tera derives take structs with named fields: the def's field names",
+            ));
+        }
+    };
+    let mut fields = Vec::new();
+    for f in named {
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
+        let attrs = field_attrs(&f.attrs)?;
+        let wire_name = attrs
+            .rename
+            .as_ref()
+            .map_or_else(|| plain(&ident), |r| r.value());
+        fields.push(FieldInfo {
+            ident,
+            ty: f.ty.clone(),
+            attrs,
+            wire_name,
+            part: 0,
+        });
+    }
+    assign_parts(&mut fields)?;
+    check_interleaved(&fields)?;
+    let layout = layout(&fields)?;
+    if layout.explicit && layout.parts > 1 {
+        return Err(unsupported(
+            span_of(&input.attrs, input.ident.span()),
+            "a split object cannot place its metadata with `refs_before`",
+        ));
+    }
+    Ok(Ctx {
+        krate,
+        lt,
+        impl_generics,
+        self_ty,
+        owned_ty,
+        ident,
+        fields,
+        layout,
+        unit,
+    })
+}
+
+/// `interleaved` fields must be next to each other.
+fn check_interleaved(fields: &[FieldInfo]) -> syn::Result<()> {
+    let marked: Vec<usize> = (0..fields.len())
+        .filter(|&i| fields[i].attrs.interleaved)
+        .collect();
+    if let (Some(&first), Some(&last)) = (marked.first(), marked.last())
+        && last - first + 1 != marked.len()
+    {
+        let gap = (first..=last)
+            .find(|i| !fields[*i].attrs.interleaved)
+            .unwrap_or(first);
+        return Err(syn::Error::new(
+            fields[gap].ident.span(),
+            "`interleaved` arrays must be consecutive fields: this field separates them",
+        ));
+    }
+    Ok(())
+}
+
+impl Ctx {
+    fn ty(&self, i: usize) -> TokenStream {
+        let ty = &self.fields[i].ty;
+        let span = ty.span();
+        let krate = &self.krate;
+        let lt = &self.lt;
+        quote_spanned!(span=> <#ty as #krate::Wire<#lt>>)
+    }
+
+    fn parts_ty(&self, i: usize) -> TokenStream {
+        let ty = &self.fields[i].ty;
+        let span = ty.span();
+        let krate = &self.krate;
+        let lt = &self.lt;
+        quote_spanned!(span=> <#ty as #krate::Parts<#lt>>)
+    }
+
+    fn meta_var(&self, i: usize, part: usize) -> syn::Ident {
+        format_ident!("__meta_{}_{}", i, part)
+    }
+
+    fn value_var(&self, i: usize) -> syn::Ident {
+        format_ident!("__field_{}", i)
+    }
+
+    /// The metadata words of an item (0 for explicit refs' fields, which
+    /// are placed by `Ref` items).
+    fn item_meta_words(&self, item: Item) -> TokenStream {
+        match item {
+            Item::Ref(_) => quote!(0),
+            Item::Field(i) => {
+                let t = self.ty(i);
+                quote!(#t::META_WORDS)
+            }
+            Item::Part(i, p) => {
+                let t = self.parts_ty(i);
+                let krate = &self.krate;
+                quote!(#krate::__private::nth(#t::PART_META_WORDS, #p))
+            }
+        }
+    }
+
+    /// Items restricted to one part of a split object (all items otherwise).
+    fn items_of_part(&self, part: Option<usize>) -> Vec<Item> {
+        self.layout
+            .items
+            .iter()
+            .copied()
+            .filter(|item| match (part, item) {
+                (None, _) => true,
+                (Some(p), Item::Field(i) | Item::Ref(i) | Item::Part(i, _)) => {
+                    self.fields[*i].part == p
+                }
+            })
+            .collect()
+    }
+
+    /// `let __meta_i_p = ...;` for every item, implicit layout: the words
+    /// follow each other from `meta`.
+    fn implicit_meta_lets(&self, items: &[Item]) -> TokenStream {
+        let mut out = quote!(let mut __meta = meta;);
+        for &item in items {
+            let (i, p) = match item {
+                Item::Field(i) => (i, 0),
+                Item::Part(i, p) => (i, p),
+                Item::Ref(_) => continue,
+            };
+            let var = self.meta_var(i, p);
+            let words = self.item_meta_words(item);
+            out.extend(quote! {
+                let #var = __meta;
+                __meta += 2 * #words;
+            });
+        }
+        out.extend(quote!(let _ = __meta;));
+        out
+    }
+
+    fn const_fixed_size(&self) -> TokenStream {
+        let krate = &self.krate;
+        let sizes = (0..self.fields.len()).map(|i| {
+            let t = self.ty(i);
+            quote!(#t::FIXED_SIZE)
+        });
+        if self.layout.explicit {
+            // Explicit metadata is inline; such a block has variable fields.
+            quote!(#krate::__private::sum_fixed(&[#(#sizes,)* None]))
+        } else {
+            quote!(#krate::__private::sum_fixed(&[#(#sizes),*]))
+        }
+    }
+
+    fn const_meta_words(&self, part: Option<usize>) -> TokenStream {
+        if self.layout.explicit {
+            return quote!(0);
+        }
+        let words = self
+            .items_of_part(part)
+            .into_iter()
+            .map(|item| self.item_meta_words(item));
+        quote!(0 #(+ #words)*)
+    }
+
+    /// Statements reading `items`; values go into `__field_i` locals, or
+    /// into `self.field` when `into_self`.
+    fn read_stmts(&self, items: &[Item], into_self: bool) -> TokenStream {
+        let krate = &self.krate;
+        let mut out = if self.layout.explicit {
+            quote!(let _ = meta;)
+        } else {
+            self.implicit_meta_lets(items)
+        };
+        for &item in items {
+            out.extend(match item {
+                Item::Ref(i) => {
+                    let var = self.meta_var(i, 0);
+                    let t = self.ty(i);
+                    quote! {
+                        let #var = r.pos();
+                        r.skip(2 * #t::META_WORDS)?;
+                    }
+                }
+                Item::Field(i) => {
+                    let t = self.ty(i);
+                    let name = &self.fields[i].wire_name;
+                    let meta = self.field_meta_for_read(i);
+                    let value = quote!(#krate::__private::named(#t::read(r, #meta), #name)?);
+                    if into_self {
+                        let ident = &self.fields[i].ident;
+                        quote!(self.#ident = #value;)
+                    } else {
+                        let var = self.value_var(i);
+                        quote!(let #var = #value;)
+                    }
+                }
+                Item::Part(i, p) => {
+                    let t = self.parts_ty(i);
+                    let name = &self.fields[i].wire_name;
+                    let meta = self.meta_var(i, p);
+                    let target = if into_self {
+                        let ident = &self.fields[i].ident;
+                        quote!(self.#ident)
+                    } else {
+                        let var = self.value_var(i);
+                        quote!(#var)
+                    };
+                    let init = if p == 0 && !into_self {
+                        quote!(let mut #target = ::core::default::Default::default();)
+                    } else {
+                        quote!()
+                    };
+                    quote! {
+                        #init
+                        #krate::__private::named(#t::read_part(&mut #target, #p, r, #meta), #name)?;
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    /// The metadata position a field is read with.
+    fn field_meta_for_read(&self, i: usize) -> TokenStream {
+        if self.layout.explicit && !self.layout.items.contains(&Item::Ref(i)) {
+            // A field without a ref must have no metadata; checked when the
+            // impl is compiled.
+            let t = self.ty(i);
+            let name = &self.fields[i].wire_name;
+            let msg = format!("field `{name}` has metadata but no `refs_before` places it");
+            quote!({
+                const { assert!(#t::META_WORDS == 0, #msg) };
+                r.pos()
+            })
+        } else {
+            let var = self.meta_var(i, 0);
+            quote!(#var)
+        }
+    }
+
+    fn field_meta_for_write(&self, i: usize) -> TokenStream {
+        if self.layout.explicit && !self.layout.items.contains(&Item::Ref(i)) {
+            quote!(w.pos())
+        } else {
+            let var = self.meta_var(i, 0);
+            quote!(#var)
+        }
+    }
+
+    fn write_stmts(&self, items: &[Item]) -> TokenStream {
+        let krate = &self.krate;
+        let mut out = if self.layout.explicit {
+            quote!(let _ = meta;)
+        } else {
+            self.implicit_meta_lets(items)
+        };
+        let mut k = 0;
+        while k < items.len() {
+            let item = items[k];
+            match item {
+                Item::Ref(i) => {
+                    let var = self.meta_var(i, 0);
+                    let t = self.ty(i);
+                    out.extend(quote! {
+                        let #var = w.pos();
+                        w.zeros(2 * #t::META_WORDS);
+                    });
+                }
+                Item::Field(i) if self.fields[i].attrs.interleaved => {
+                    // The run of interleaved arrays starting here.
+                    let mut group = vec![i];
+                    while let Some(Item::Field(j)) = items.get(k + 1) {
+                        if !self.fields[*j].attrs.interleaved {
+                            break;
+                        }
+                        group.push(*j);
+                        k += 1;
+                    }
+                    out.extend(self.interleaved_write(&group));
+                }
+                Item::Field(i) => {
+                    let t = self.ty(i);
+                    let ident = &self.fields[i].ident;
+                    let meta = self.field_meta_for_write(i);
+                    out.extend(quote!(#t::write(&self.#ident, w, #meta);));
+                }
+                Item::Part(i, p) => {
+                    let t = self.parts_ty(i);
+                    let ident = &self.fields[i].ident;
+                    let meta = self.meta_var(i, p);
+                    out.extend(quote!(#t::write_part(&self.#ident, #p, w, #meta);));
+                }
+            }
+            k += 1;
+        }
+        let _ = krate;
+        out
+    }
+
+    fn interleaved_write(&self, group: &[usize]) -> TokenStream {
+        let krate = &self.krate;
+        let mut setup = TokenStream::new();
+        let mut step = TokenStream::new();
+        for &i in group {
+            let ident = &self.fields[i].ident;
+            let meta = self.field_meta_for_write(i);
+            let chain = format_ident!("__chain_{}", i);
+            let iter = format_ident!("__iter_{}", i);
+            setup.extend(quote! {
+                let mut #chain = #krate::Chain::start(w, #meta, self.#ident.len());
+                let mut #iter = self.#ident.iter();
+            });
+            step.extend(quote! {
+                if let ::core::option::Option::Some(e) = #iter.next() {
+                    #chain.push(w, &*e);
+                    more = true;
+                }
+            });
+        }
+        quote! {{
+            #setup
+            loop {
+                let mut more = false;
+                #step
+                if !more {
+                    break;
+                }
+            }
+        }}
+    }
+
+    fn wire_len_expr(&self, part: Option<usize>) -> TokenStream {
+        let mut terms = Vec::new();
+        for item in self.items_of_part(part) {
+            terms.push(match item {
+                Item::Ref(i) => {
+                    let t = self.ty(i);
+                    quote!(2 * #t::META_WORDS)
+                }
+                Item::Field(i) => {
+                    let t = self.ty(i);
+                    let ident = &self.fields[i].ident;
+                    quote!(#t::wire_len(&self.#ident))
+                }
+                Item::Part(i, p) => {
+                    let t = self.parts_ty(i);
+                    let ident = &self.fields[i].ident;
+                    quote!(#t::part_wire_len(&self.#ident, #p))
+                }
+            });
+        }
+        quote!(0 #(+ #terms)*)
+    }
+
+    fn construct(&self) -> TokenStream {
+        let ident = &self.ident;
+        if self.unit {
+            return quote!(#ident);
+        }
+        let inits = self.fields.iter().enumerate().map(|(i, f)| {
+            let name = &f.ident;
+            let var = self.value_var(i);
+            quote!(#name: #var)
+        });
+        quote!(#ident { #(#inits),* })
+    }
+}
+
+fn wire_impl(ctx: &Ctx) -> TokenStream {
+    let krate = &ctx.krate;
+    let lt = &ctx.lt;
+    let impl_generics = &ctx.impl_generics;
+    let self_ty = &ctx.self_ty;
+    let meta_words = ctx.const_meta_words(None);
+    let fixed = ctx.const_fixed_size();
+    let read = ctx.read_stmts(&ctx.layout.items, false);
+    let construct = ctx.construct();
+    let wire_len = ctx.wire_len_expr(None);
+    let write = ctx.write_stmts(&ctx.layout.items);
+    quote! {
+        impl #impl_generics #krate::Wire<#lt> for #self_ty {
+            const META_WORDS: usize = #meta_words;
+            const FIXED_SIZE: ::core::option::Option<usize> = #fixed;
+
+            #[inline]
+            fn read(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
+                #read
+                ::core::result::Result::Ok(#construct)
+            }
+
+            #[inline]
+            fn wire_len(&self) -> usize {
+                #wire_len
+            }
+
+            #[inline]
+            fn write(&self, w: &mut #krate::Writer<'_>, meta: usize) {
+                #write
+            }
+        }
+    }
+}
+
+fn block_impl(ctx: &Ctx) -> TokenStream {
+    let krate = &ctx.krate;
+    let lt = &ctx.lt;
+    let impl_generics = &ctx.impl_generics;
+    let self_ty = &ctx.self_ty;
+    quote! {
+        impl #impl_generics #krate::Block<#lt> for #self_ty {}
+    }
+}
+
+fn owned_impl(ctx: &Ctx) -> TokenStream {
+    let krate = &ctx.krate;
+    let self_ty = &ctx.self_ty;
+    let owned_ty = &ctx.owned_ty;
+    let lt = &ctx.lt;
+    let ident = &ctx.ident;
+    let body = if ctx.unit {
+        quote!(#ident)
+    } else {
+        let inits = ctx.fields.iter().map(|f| {
+            let name = &f.ident;
+            quote!(#name: #krate::IntoOwned::into_owned(self.#name))
+        });
+        quote!(#ident { #(#inits),* })
+    };
+    quote! {
+        impl<#lt> #krate::IntoOwned for #self_ty {
+            type Owned = #owned_ty;
+            fn into_owned(self) -> #owned_ty {
+                #body
+            }
+        }
+    }
+}
+
+fn parts_impl(ctx: &Ctx) -> TokenStream {
+    let krate = &ctx.krate;
+    let lt = &ctx.lt;
+    let impl_generics = &ctx.impl_generics;
+    let self_ty = &ctx.self_ty;
+    let n = ctx.layout.parts;
+    let words = (0..n).map(|p| ctx.const_meta_words(Some(p)));
+    let reads = (0..n).map(|p| {
+        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true);
+        quote!(#p => { #stmts })
+    });
+    let lens = (0..n).map(|p| {
+        let e = ctx.wire_len_expr(Some(p));
+        quote!(#p => #e,)
+    });
+    let writes = (0..n).map(|p| {
+        let stmts = ctx.write_stmts(&ctx.items_of_part(Some(p)));
+        quote!(#p => { #stmts })
+    });
+    quote! {
+        impl #impl_generics #krate::Parts<#lt> for #self_ty {
+            const PARTS: usize = #n;
+            const PART_META_WORDS: &'static [usize] = &[#(#words),*];
+
+            fn read_part(&mut self, part: usize, r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<()> {
+                match part {
+                    #(#reads)*
+                    _ => {}
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn part_wire_len(&self, part: usize) -> usize {
+                match part {
+                    #(#lens)*
+                    _ => 0,
+                }
+            }
+
+            fn write_part(&self, part: usize, w: &mut #krate::Writer<'_>, meta: usize) {
+                match part {
+                    #(#writes)*
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn packet_impl(ctx: &Ctx, sattrs: &StructAttrs, input: &DeriveInput) -> syn::Result<TokenStream> {
+    let span = span_of(&input.attrs, input.ident.span());
+    let Some(name) = &sattrs.name else {
+        return Err(syn::Error::new(
+            span,
+            "a packet needs `#[tera(name = \"S_NAME\", version = N)]`",
+        ));
+    };
+    let Some(version) = &sattrs.version else {
+        return Err(syn::Error::new(
+            span,
+            "a packet needs `#[tera(version = N)]`, the def's version",
+        ));
+    };
+    if ctx.layout.parts > 1 {
+        return Err(syn::Error::new(
+            span,
+            "a packet cannot be split in parts; only objects can",
+        ));
+    }
+    let krate = &ctx.krate;
+    let lt = &ctx.lt;
+    let impl_generics = &ctx.impl_generics;
+    let self_ty = &ctx.self_ty;
+    Ok(quote! {
+        impl #impl_generics #krate::Packet<#lt> for #self_ty {
+            const NAME: &'static str = #name;
+            const VERSION: u32 = #version;
+        }
+    })
+}

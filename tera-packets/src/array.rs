@@ -1,0 +1,304 @@
+//! `array`: a linked list of elements on the wire, a lazy view in Rust.
+
+use core::fmt;
+use core::ops::Deref;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::reader::Reader;
+use crate::wire::{Block, IntoOwned, Wire};
+use crate::writer::Writer;
+
+/// An array field: after a decode, a lazy view over the packet's validated
+/// list of elements; when built, a vector of elements.
+///
+/// On the wire each element is `u16 here, u16 next` and then its block; the
+/// array's metadata is `u16 count, u16 offset` of the first element. Decoding
+/// walks and validates the whole list once; [`Array::iter`] then decodes the
+/// elements again as it goes, which cannot fail. [`Array::get`] walks the
+/// list, so it costs `O(i)` on a view.
+#[derive(Clone)]
+pub struct Array<'a, T> {
+    repr: Repr<'a, T>,
+}
+
+#[derive(Clone)]
+enum Repr<'a, T> {
+    View { buf: &'a [u8], first: u16, len: u16 },
+    Owned(Vec<T>),
+}
+
+impl<T> Default for Array<'_, T> {
+    fn default() -> Self {
+        Array {
+            repr: Repr::Owned(Vec::new()),
+        }
+    }
+}
+
+impl<T> From<Vec<T>> for Array<'_, T> {
+    fn from(items: Vec<T>) -> Self {
+        Array {
+            repr: Repr::Owned(items),
+        }
+    }
+}
+
+impl<T> FromIterator<T> for Array<'_, T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Array::from(iter.into_iter().collect::<Vec<T>>())
+    }
+}
+
+impl<'a, T: Block<'a>> Array<'a, T> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        match &self.repr {
+            Repr::View { len, .. } => usize::from(*len),
+            Repr::Owned(items) => items.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The elements, in list order.
+    pub fn iter(&self) -> Iter<'_, 'a, T> {
+        Iter {
+            repr: match &self.repr {
+                Repr::View { buf, first, len } => IterRepr::View {
+                    buf,
+                    pos: usize::from(*first),
+                    left: *len,
+                },
+                Repr::Owned(items) => IterRepr::Owned(items.iter()),
+            },
+        }
+    }
+
+    /// Element `index`, if there is one.
+    pub fn get(&self, index: usize) -> Option<Elem<'_, T>> {
+        self.iter().nth(index)
+    }
+
+    /// The elements, decoded into a vector.
+    pub fn to_vec(&self) -> Vec<T>
+    where
+        T: Clone,
+    {
+        self.iter().map(Elem::into_inner).collect()
+    }
+
+    /// The elements as a vector (a view is decoded into one).
+    pub fn into_vec(self) -> Vec<T>
+    where
+        T: Clone,
+    {
+        match self.repr {
+            Repr::Owned(items) => items,
+            Repr::View { .. } => self.to_vec(),
+        }
+    }
+}
+
+/// An element of an [`Array`]: decoded from a view, or borrowed from an
+/// owned array. Dereferences to the element.
+pub enum Elem<'r, T> {
+    /// Decoded from the packet.
+    Decoded(T),
+    /// Borrowed from an owned array.
+    Borrowed(&'r T),
+}
+
+impl<T> Deref for Elem<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        match self {
+            Elem::Decoded(v) => v,
+            Elem::Borrowed(v) => v,
+        }
+    }
+}
+
+impl<T: Clone> Elem<'_, T> {
+    /// The element by value.
+    pub fn into_inner(self) -> T {
+        match self {
+            Elem::Decoded(v) => v,
+            Elem::Borrowed(v) => v.clone(),
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Elem<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// The iterator of [`Array::iter`].
+pub struct Iter<'r, 'a, T> {
+    repr: IterRepr<'r, 'a, T>,
+}
+
+enum IterRepr<'r, 'a, T> {
+    View {
+        buf: &'a [u8],
+        pos: usize,
+        left: u16,
+    },
+    Owned(core::slice::Iter<'r, T>),
+}
+
+impl<'r, 'a, T: Block<'a>> Iterator for Iter<'r, 'a, T> {
+    type Item = Elem<'r, T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Elem<'r, T>> {
+        match &mut self.repr {
+            IterRepr::View { buf, pos, left } => {
+                *left = left.checked_sub(1)?;
+                let mut r = Reader::validated(buf, *pos + 4);
+                // The list was validated by the decode that made this view,
+                // so these reads succeed; if they did not, iteration stops.
+                let next = r.u16_at(*pos + 2).ok()?;
+                let item = T::read_block(&mut r).ok()?;
+                *pos = usize::from(next);
+                Some(Elem::Decoded(item))
+            }
+            IterRepr::Owned(items) => items.next().map(Elem::Borrowed),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match &self.repr {
+            IterRepr::View { left, .. } => usize::from(*left),
+            IterRepr::Owned(items) => items.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl<'r, 'a, T: Block<'a>> IntoIterator for &'r Array<'a, T> {
+    type Item = Elem<'r, T>;
+    type IntoIter = Iter<'r, 'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, T: Block<'a> + PartialEq> PartialEq for Array<'a, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| *a == *b)
+    }
+}
+
+impl<'a, T: Block<'a> + fmt::Debug> fmt::Debug for Array<'a, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T> IntoOwned for Array<'a, T>
+where
+    T: Block<'a> + IntoOwned,
+    T::Owned: 'static,
+{
+    type Owned = Array<'static, T::Owned>;
+    fn into_owned(self) -> Self::Owned {
+        match self.repr {
+            Repr::Owned(items) => items.into_iter().map(IntoOwned::into_owned).collect(),
+            Repr::View { .. } => self
+                .iter()
+                .filter_map(|e| match e {
+                    Elem::Decoded(v) => Some(v.into_owned()),
+                    Elem::Borrowed(_) => None,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
+    /// `u16 count, u16 offset`.
+    const META_WORDS: usize = 2;
+    const FIXED_SIZE: Option<usize> = None;
+
+    fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
+        let len = r.u16_at(meta)?;
+        let first = r.u16_at(meta + 2)?;
+        let view = Array {
+            repr: Repr::View {
+                buf: r.buf(),
+                first,
+                len,
+            },
+        };
+        if len == 0 {
+            // Empty: the offset is 0 and the cursor stays where it is.
+            return Ok(view);
+        }
+        let mut pos = usize::from(first);
+        let mut link = meta + 2;
+        for left in (0..len).rev() {
+            r.check_offset(pos, link)?;
+            r.spend(4, pos)?;
+            let next = r.u16_at(pos + 2)?;
+            r.set_pos(pos + 4);
+            T::read_block(r)?;
+            link = pos + 2;
+            match (left, next) {
+                (0, 0) => {}
+                (0, _) => return Err(Error::new(ErrorKind::ListTooLong, link)),
+                (_, 0) => return Err(Error::new(ErrorKind::ListTooShort, link)),
+                (_, next) => pos = usize::from(next),
+            }
+        }
+        Ok(view)
+    }
+
+    fn wire_len(&self) -> usize {
+        self.iter().map(|e| 4 + e.block_len()).sum()
+    }
+
+    fn write(&self, w: &mut Writer<'_>, meta: usize) {
+        let mut chain = Chain::start(w, meta, self.len());
+        for e in self.iter() {
+            chain.push(w, &*e);
+        }
+    }
+}
+
+impl<'a, T: Block<'a>> Block<'a> for Array<'a, T> {}
+
+/// Writes the linked list of one array: the `count, offset` metadata, then
+/// each element's `here, next` header and block, linking each element from
+/// the one before. The derive uses it directly to write `[interleaved]`
+/// arrays, whose elements alternate.
+#[derive(Debug)]
+pub struct Chain {
+    link: usize,
+}
+
+impl Chain {
+    /// Starts a list of `len` elements whose metadata words are at `meta`.
+    #[inline]
+    pub fn start(w: &mut Writer<'_>, meta: usize, len: usize) -> Self {
+        w.patch_u16(meta, u16::try_from(len).unwrap_or(u16::MAX));
+        w.patch_u16(meta + 2, 0);
+        Chain { link: meta + 2 }
+    }
+
+    /// Writes the next element at the cursor.
+    #[inline]
+    pub fn push<'a, T: Block<'a>>(&mut self, w: &mut Writer<'_>, element: &T) {
+        let here = w.offset();
+        w.patch_u16(self.link, here);
+        w.put_array(here.to_le_bytes());
+        w.put_array([0, 0]);
+        self.link = usize::from(here) + 2;
+        element.write_block(w);
+    }
+}

@@ -1,0 +1,57 @@
+//! Value types: fixed-size fields with a meaning beyond their bits.
+//!
+//! Each keeps the raw wire bits, so that decoding and encoding again gives
+//! back the same bytes, and offers typed accessors.
+
+mod angle;
+mod customize;
+mod skill_id;
+mod vec3;
+
+pub use angle::Angle;
+pub use customize::Customize;
+pub use skill_id::{SkillId, SkillId32};
+pub use vec3::{Vec3, Vec3fa};
+
+/// Implements [`Wire`](crate::Wire), [`Block`](crate::Block) and
+/// [`IntoOwned`](crate::IntoOwned) for a value type with
+/// `from_le_bytes([u8; N])` and `to_le_bytes() -> [u8; N]` methods.
+macro_rules! value_wire {
+    ($ty:ty, $n:expr) => {
+        impl<'a> $crate::Wire<'a> for $ty {
+            const META_WORDS: usize = 0;
+            const FIXED_SIZE: Option<usize> = Some($n);
+
+            #[inline]
+            fn read(r: &mut $crate::Reader<'a>, _meta: usize) -> $crate::Result<Self> {
+                Ok(<$ty>::from_le_bytes(r.array::<$n>()?))
+            }
+
+            #[inline]
+            fn wire_len(&self) -> usize {
+                $n
+            }
+
+            #[inline]
+            fn write(&self, w: &mut $crate::Writer<'_>, _meta: usize) {
+                w.put_array(self.to_le_bytes());
+            }
+        }
+
+        impl<'a> $crate::Block<'a> for $ty {}
+
+        impl $crate::IntoOwned for $ty {
+            type Owned = $ty;
+            #[inline]
+            fn into_owned(self) -> Self {
+                self
+            }
+        }
+    };
+}
+pub(crate) use value_wire;
+
+/// The JS reference's factor from int16 angle units to radians:
+/// `1 / 0x8000 * PI`, computed in that order so that values match it bit for
+/// bit.
+pub const RADIANS_PER_UNIT: f64 = 1.0 / 32768.0 * core::f64::consts::PI;

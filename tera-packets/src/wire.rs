@@ -1,0 +1,221 @@
+//! The traits that carry the wire format: one per role a type can play.
+//!
+//! A field's encoding lives in its type's [`Wire`] impl; a block (the root of
+//! a packet or an array element) adds its metadata area through [`Block`];
+//! [`Packet`] adds the header. The derive macros write these impls for
+//! structs by calling the impls of the field types, so adding an encoding is
+//! adding a type, not changing the macro.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::reader::{HEADER_LEN, Reader};
+use crate::writer::Writer;
+
+/// The largest packet: its length must fit the `u16` header.
+pub const MAX_PACKET_LEN: usize = u16::MAX as usize;
+
+/// A type that can be a field of a block.
+///
+/// Fixed types are read and written at the cursor. Variable types (strings,
+/// bytes, arrays) have `META_WORDS` `u16` metadata words in their block
+/// (offset, count) and their data wherever the offset points; after reading
+/// it the cursor moves to the end of that data, where the writer puts what
+/// follows. Objects are fields too: their fixed fields inline, their metadata
+/// words hoisted into the enclosing block.
+pub trait Wire<'a>: Sized {
+    /// The number of `u16` metadata words this field has in its block.
+    const META_WORDS: usize;
+    /// The size in bytes when it never varies (fixed fields, and objects of
+    /// fixed fields only).
+    const FIXED_SIZE: Option<usize>;
+
+    /// Reads the field; `meta` is the absolute offset of its metadata words.
+    fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self>;
+
+    /// The bytes the field writes at the cursor: fixed bytes and variable
+    /// data, not its metadata words.
+    fn wire_len(&self) -> usize;
+
+    /// Writes the field at the cursor; `meta` is the absolute offset of its
+    /// metadata words, patched with the data's offset and count.
+    fn write(&self, w: &mut Writer<'_>, meta: usize);
+}
+
+/// A type that can be a block: the root of a packet or an array element.
+///
+/// The provided methods lay out an implicit block: all metadata words first,
+/// then the fields. Blocks with explicit `ref` lines place their metadata
+/// among the fields themselves (their `META_WORDS` is 0).
+pub trait Block<'a>: Wire<'a> {
+    /// Reads a block at the cursor.
+    #[inline]
+    fn read_block(r: &mut Reader<'a>) -> Result<Self> {
+        let meta = r.pos();
+        r.skip(2 * Self::META_WORDS)?;
+        Self::read(r, meta)
+    }
+
+    /// The size of the block in bytes.
+    #[inline]
+    fn block_len(&self) -> usize {
+        2 * Self::META_WORDS + self.wire_len()
+    }
+
+    /// Writes the block at the cursor.
+    #[inline]
+    fn write_block(&self, w: &mut Writer<'_>) {
+        let meta = w.pos();
+        w.zeros(2 * Self::META_WORDS);
+        self.write(w, meta);
+    }
+}
+
+/// An object whose fields are laid out in several places of its block (the
+/// same `object` name on several lines of a def, e.g. `reaction` in
+/// `S_EACH_SKILL_RESULT`). Part `p` holds the fields from the `p`-th line on.
+pub trait Parts<'a>: Default {
+    /// The number of parts.
+    const PARTS: usize;
+    /// The metadata words of each part.
+    const PART_META_WORDS: &'static [usize];
+    /// Reads part `part` into `self`.
+    fn read_part(&mut self, part: usize, r: &mut Reader<'a>, meta: usize) -> Result<()>;
+    /// The bytes part `part` writes at the cursor.
+    fn part_wire_len(&self, part: usize) -> usize;
+    /// Writes part `part` at the cursor.
+    fn write_part(&self, part: usize, w: &mut Writer<'_>, meta: usize);
+}
+
+/// A whole packet: a root block behind the `u16 length, u16 opcode` header.
+pub trait Packet<'a>: Block<'a> {
+    /// The packet's name, as in the def file name (`S_LOGIN`).
+    const NAME: &'static str;
+    /// The def version (`14` for `S_LOGIN.14.def`).
+    const VERSION: u32;
+
+    /// Decodes a whole packet, header included, validating every offset,
+    /// count, string and list. Allocates nothing: strings, bytes and arrays
+    /// borrow from `packet`.
+    #[inline]
+    fn decode(packet: &'a [u8]) -> Result<Self> {
+        let declared = match packet {
+            [lo, hi, _, _, ..] => u16::from_le_bytes([*lo, *hi]),
+            _ => return Err(Error::new(ErrorKind::MissingHeader, 0)),
+        };
+        if usize::from(declared) != packet.len() {
+            return Err(Error::new(
+                ErrorKind::LengthMismatch {
+                    declared,
+                    actual: u32::try_from(packet.len()).unwrap_or(u32::MAX),
+                },
+                0,
+            ));
+        }
+        Self::read_block(&mut Reader::new(packet))
+    }
+
+    /// The exact size of the encoded packet, header included.
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        HEADER_LEN + self.block_len()
+    }
+
+    /// Encodes the packet into the front of `buf` with opcode 0 and returns
+    /// its length. Fails, writing nothing, when the packet would exceed 65535
+    /// bytes or `buf` is too small.
+    #[inline]
+    fn encode_into(&self, buf: &mut [u8]) -> Result<usize> {
+        self.encode_into_with_opcode(0, buf)
+    }
+
+    /// Encodes the packet into the front of `buf` with `opcode` in its header.
+    fn encode_into_with_opcode(&self, opcode: u16, buf: &mut [u8]) -> Result<usize> {
+        let len = self.encoded_len();
+        let Ok(len16) = u16::try_from(len) else {
+            return Err(Error::new(
+                ErrorKind::TooLarge {
+                    size: u32::try_from(len).unwrap_or(u32::MAX),
+                },
+                0,
+            ));
+        };
+        let needed = ErrorKind::BufferTooSmall {
+            needed: u32::from(len16),
+        };
+        let Some(packet) = buf.get_mut(..len) else {
+            return Err(Error::new(needed, 0));
+        };
+        let mut w = Writer::new(packet, 0);
+        w.put_array(len16.to_le_bytes());
+        w.put_array(opcode.to_le_bytes());
+        self.write_block(&mut w);
+        if w.overflowed() || w.pos() != len {
+            // A `Wire` impl whose `wire_len` disagrees with its `write`.
+            return Err(Error::new(needed, w.pos()));
+        }
+        Ok(len)
+    }
+
+    /// Encodes the packet into a new vector, opcode 0.
+    fn encode(&self) -> Result<Vec<u8>> {
+        let mut buf = vec![0; self.encoded_len()];
+        let len = self.encode_into(&mut buf)?;
+        buf.truncate(len);
+        Ok(buf)
+    }
+}
+
+/// Writes `opcode` into the header of an encoded packet.
+pub fn set_opcode(packet: &mut [u8], opcode: u16) {
+    if let Some(dst) = packet.get_mut(2..4) {
+        dst.copy_from_slice(&opcode.to_le_bytes());
+    }
+}
+
+/// Converts a value that may borrow from a packet into one that owns its
+/// data, so that it can outlive the packet's buffer.
+pub trait IntoOwned {
+    /// The same type, owning its data.
+    type Owned: 'static;
+    /// Copies whatever is borrowed.
+    fn into_owned(self) -> Self::Owned;
+}
+
+/// Helpers for the code the derives write. Not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    use crate::error::Result;
+
+    /// Names the field of an error.
+    #[inline]
+    pub fn named<T>(result: Result<T>, field: &'static str) -> Result<T> {
+        result.map_err(|e| e.in_field(field))
+    }
+
+    /// The sum of fixed sizes, or `None` if any field varies.
+    pub const fn sum_fixed(sizes: &[Option<usize>]) -> Option<usize> {
+        let mut total = 0;
+        let mut rest = sizes;
+        while let [first, tail @ ..] = rest {
+            match first {
+                Some(n) => total += *n,
+                None => return None,
+            }
+            rest = tail;
+        }
+        Some(total)
+    }
+
+    /// Element `index` of `words`, or 0.
+    pub const fn nth(words: &[usize], index: usize) -> usize {
+        let mut rest = words;
+        let mut i = 0;
+        while let [first, tail @ ..] = rest {
+            if i == index {
+                return *first;
+            }
+            rest = tail;
+            i += 1;
+        }
+        0
+    }
+}
