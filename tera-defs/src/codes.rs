@@ -1,0 +1,64 @@
+//! The codes of all diagnostics, shown as `error[E010]: ...`.
+//!
+//! Errors start with `E`, warnings with `W`.
+
+/// Syntax error: a line that the grammar does not accept.
+pub const SYNTAX: &str = "E001";
+/// A def or map file name that does not have the expected form.
+pub const FILE_NAME: &str = "E002";
+/// A file that could not be read.
+pub const IO: &str = "E003";
+/// An unknown field type.
+pub const UNKNOWN_TYPE: &str = "E010";
+/// An unknown or unusable element type in `array<T>`.
+pub const UNKNOWN_SUBTYPE: &str = "E011";
+/// A `<subtype>` on a type other than `array`.
+pub const UNEXPECTED_SUBTYPE: &str = "E012";
+/// An unknown flag in `[...]`.
+pub const UNKNOWN_FLAG: &str = "E013";
+/// A flag on a field that cannot have it (`[interleaved]` on a non-array).
+pub const MISPLACED_FLAG: &str = "E014";
+/// A line nested more than one level deeper than the line above.
+pub const NESTED_TOO_DEEP: &str = "E020";
+/// Nested lines under a field that is not `array` or `object`.
+pub const UNEXPECTED_CHILDREN: &str = "E021";
+/// Nested lines under a `ref`, `offset` or `count` line.
+pub const META_CHILDREN: &str = "E022";
+/// `[interleaved]` arrays of one block that are not consecutive fields.
+pub const INTERLEAVED_NOT_CONSECUTIVE: &str = "E030";
+/// Two fields of one block with the same name (other than a split object).
+pub const DUPLICATE_FIELD: &str = "E031";
+/// Two fields of one block whose Rust names are the same.
+pub const RUST_NAME_COLLISION: &str = "E032";
+/// Two nested types of one def whose Rust type names are the same.
+pub const TYPE_NAME_COLLISION: &str = "E033";
+/// In a def with explicit refs: a variable field without a `ref` line.
+pub const MISSING_REF: &str = "E040";
+/// A `ref` to a field that does not exist in the block.
+pub const UNKNOWN_REF: &str = "E041";
+/// A `ref` to a field that is not a string, bytes or array.
+pub const REF_NOT_VARIABLE: &str = "E042";
+/// Two `ref` lines for one field.
+pub const DUPLICATE_REF: &str = "E043";
+/// A `ref` line after the field it refers to.
+pub const REF_AFTER_FIELD: &str = "E044";
+/// A `ref` line inside an object (it belongs in the enclosing block, with a
+/// dotted path).
+pub const REF_IN_OBJECT: &str = "E045";
+/// A map line that is not `NAME = CODE` or `NAME CODE`.
+pub const MAP_SYNTAX: &str = "E050";
+/// A name that appears twice in a map.
+pub const MAP_DUPLICATE_NAME: &str = "E051";
+/// A code that appears twice in a map.
+pub const MAP_DUPLICATE_CODE: &str = "E052";
+/// A code that does not fit the map's code type (u16 for protocol maps, u32
+/// for sysmsg maps).
+pub const MAP_CODE_RANGE: &str = "E053";
+
+/// An `object` or `array` without fields.
+pub const EMPTY_CONTAINER: &str = "W001";
+/// A fixed field after a variable field in the same block (the JS reader
+/// reads it at a different place than the JS writer writes it).
+pub const FIXED_AFTER_VARIABLE: &str = "W002";
+/// A flag given twice.
+pub const DUPLICATE_FLAG: &str = "W003";

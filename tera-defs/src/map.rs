@@ -1,0 +1,289 @@
+//! Opcode and system-message map files: `protocol.REV.map`,
+//! `sysmsg.REV.map`.
+//!
+//! One entry a line, `NAME = CODE` or `NAME CODE` (decimal code); `#` starts a
+//! comment; blank lines, byte-order marks, tabs and CRLF are fine. Names are
+//! made of ASCII letters, digits and `_`.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use codespan_reporting::diagnostic::Diagnostic;
+
+use crate::codes;
+use crate::model::Span;
+use crate::parse::LineIndex;
+use crate::report::{self, Report, secondary};
+
+/// Which kind of map a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MapKind {
+    /// `protocol.REV.map`: packet name -> opcode (u16).
+    Protocol,
+    /// `sysmsg.REV.map`: system message name -> code (u32).
+    Sysmsg,
+}
+
+impl MapKind {
+    /// The largest code a map of this kind may hold.
+    pub fn max_code(self) -> u32 {
+        match self {
+            MapKind::Protocol => u32::from(u16::MAX),
+            MapKind::Sysmsg => u32::MAX,
+        }
+    }
+
+    /// The file name prefix (`protocol` or `sysmsg`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            MapKind::Protocol => "protocol",
+            MapKind::Sysmsg => "sysmsg",
+        }
+    }
+}
+
+impl fmt::Display for MapKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.prefix())
+    }
+}
+
+/// One `NAME = CODE` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapEntry {
+    /// The packet or message name.
+    pub name: String,
+    /// Its code (fits u16 for protocol maps).
+    pub code: u32,
+    /// The whole entry (name to code).
+    pub span: Span,
+}
+
+/// A parsed map file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapFile {
+    /// Protocol or sysmsg.
+    pub kind: MapKind,
+    /// The revision from the file name (`365100` in `protocol.365100.map`).
+    pub revision: u32,
+    /// Entries in file order.
+    pub entries: Vec<MapEntry>,
+}
+
+impl MapFile {
+    /// The code of a name.
+    pub fn code(&self, name: &str) -> Option<u32> {
+        self.entries.iter().find(|e| e.name == name).map(|e| e.code)
+    }
+
+    /// The name of a code.
+    pub fn name(&self, code: u32) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|e| e.code == code)
+            .map(|e| e.name.as_str())
+    }
+}
+
+/// Parses a map file name: `protocol.REV.map` or `sysmsg.REV.map`.
+pub fn parse_map_file_name(file_name: &str) -> Result<(MapKind, u32), String> {
+    let rest = file_name
+        .strip_suffix(".map")
+        .ok_or_else(|| "a map file name must end in `.map`".to_string())?;
+    let (prefix, revision) = rest
+        .split_once('.')
+        .ok_or_else(|| "expected `protocol.REVISION.map` or `sysmsg.REVISION.map`".to_string())?;
+    let kind = match prefix {
+        "protocol" => MapKind::Protocol,
+        "sysmsg" => MapKind::Sysmsg,
+        other => {
+            return Err(format!(
+                "unknown map kind `{other}`: expected `protocol` or `sysmsg`"
+            ));
+        }
+    };
+    if revision.is_empty() || !revision.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("revision `{revision}` is not a decimal number"));
+    }
+    let revision = revision
+        .parse::<u32>()
+        .map_err(|_| format!("revision `{revision}` does not fit in 32 bits"))?;
+    Ok((kind, revision))
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Parses one line (without its line end). Returns `Ok(None)` for blank and
+/// comment lines, `Err((offset, message))` for malformed ones.
+fn parse_line(text: &str) -> Result<Option<(usize, &str, usize, &str)>, (usize, String)> {
+    let content = text.split('#').next().unwrap_or("");
+    let is_pad = |c: char| c == ' ' || c == '\t' || c == '\u{feff}' || c == '\r';
+    let trimmed_start = content.trim_start_matches(is_pad);
+    let start = content.len() - trimmed_start.len();
+    let body = trimmed_start.trim_end_matches(is_pad);
+    if body.is_empty() {
+        return Ok(None);
+    }
+    let name_len = body.find(|c: char| !is_name_char(c)).unwrap_or(body.len());
+    if name_len == 0 {
+        return Err((start, "expected a name (letters, digits and `_`)".to_string()));
+    }
+    let name = body.get(..name_len).unwrap_or("");
+    let after = body.get(name_len..).unwrap_or("");
+    let sep = after.trim_start_matches([' ', '\t']);
+    let (sep, had_eq) = match sep.strip_prefix('=') {
+        Some(rest) => (rest.trim_start_matches([' ', '\t']), true),
+        None => (sep, false),
+    };
+    let code_at = start + body.len() - sep.len();
+    if !had_eq && !after.is_empty() && sep.len() == after.len() {
+        return Err((
+            start + name_len,
+            "expected `=` or whitespace after the name".to_string(),
+        ));
+    }
+    if sep.is_empty() {
+        return Err((code_at, "expected a code after the name".to_string()));
+    }
+    if !sep.bytes().all(|b| b.is_ascii_digit()) {
+        let bad = sep
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(0);
+        return Err((code_at + bad, "expected a decimal code".to_string()));
+    }
+    Ok(Some((start, name, code_at, sep)))
+}
+
+/// Parses and checks a map file. All errors of the file are reported
+/// together in the returned [`Report`].
+pub fn parse_map(file_name: &str, source: &str) -> Result<MapFile, Report> {
+    let mut report = Report::new(file_name, source);
+    let index = LineIndex::new(source);
+    let header = match parse_map_file_name(file_name) {
+        Ok(h) => Some(h),
+        Err(message) => {
+            report.push(
+                Diagnostic::error()
+                    .with_code(codes::FILE_NAME)
+                    .with_message(format!("bad map file name `{file_name}`: {message}")),
+            );
+            None
+        }
+    };
+    let max = header.map_or(u32::MAX, |(kind, _)| kind.max_code());
+    let mut entries: Vec<MapEntry> = Vec::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut code_index: HashMap<u32, usize> = HashMap::new();
+    let mut line_start = 0;
+    for raw in source.split('\n') {
+        let here = line_start;
+        line_start += raw.len() + 1;
+        match parse_line(raw) {
+            Ok(None) => {}
+            Err((offset, message)) => {
+                let at = here + offset;
+                let end = raw
+                    .get(offset..)
+                    .and_then(|r| r.chars().next())
+                    .map_or(at, |c| at + c.len_utf8());
+                report.push(report::error(
+                    codes::MAP_SYNTAX,
+                    format!("malformed map line: {message}"),
+                    index.span(at, end),
+                    message,
+                ));
+            }
+            Ok(Some((name_at, name, code_at, code_text))) => {
+                let span = index.span(here + name_at, here + code_at + code_text.len());
+                let name_span = index.span(here + name_at, here + name_at + name.len());
+                let code_span = index.span(here + code_at, here + code_at + code_text.len());
+                let code = match code_text.parse::<u64>() {
+                    Ok(c) if c <= u64::from(max) => u32::try_from(c).unwrap_or(u32::MAX),
+                    _ => {
+                        let kind = header.map_or("this map", |(k, _)| k.prefix());
+                        report.push(report::error(
+                            codes::MAP_CODE_RANGE,
+                            format!("code {code_text} is out of range for a {kind} map"),
+                            code_span,
+                            format!("larger than {max}"),
+                        ));
+                        continue;
+                    }
+                };
+                let entry = MapEntry {
+                    name: name.to_string(),
+                    code,
+                    span,
+                };
+                if let Some(first) = names.get(name).and_then(|&i| entries.get(i)) {
+                    report.push(
+                        report::error(
+                            codes::MAP_DUPLICATE_NAME,
+                            format!("duplicate name `{name}`"),
+                            name_span,
+                            "name used again",
+                        )
+                        .with_labels(vec![secondary(first.span, "first used here")]),
+                    );
+                    continue;
+                }
+                if let Some(first) = code_index.get(&code).and_then(|&i| entries.get(i)) {
+                    report.push(
+                        report::error(
+                            codes::MAP_DUPLICATE_CODE,
+                            format!("duplicate code {code} (`{}` and `{name}`)", first.name),
+                            code_span,
+                            "code used again",
+                        )
+                        .with_labels(vec![secondary(first.span, "first used here")]),
+                    );
+                    continue;
+                }
+                names.insert(entry.name.clone(), entries.len());
+                code_index.insert(code, entries.len());
+                entries.push(entry);
+            }
+        }
+    }
+    report.sort();
+    match header {
+        Some((kind, revision)) if report.is_ok() => Ok(MapFile {
+            kind,
+            revision,
+            entries,
+        }),
+        _ => Err(report),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_forms_bom_crlf_comments() {
+        let src = "\u{feff}# head\r\nA = 1\r\n\tB\t2 # tail\r\n\r\nC=3";
+        let map = parse_map("protocol.1.map", src).map_err(|r| r.render(false));
+        let map = map.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(map.kind, MapKind::Protocol);
+        assert_eq!(map.revision, 1);
+        let got: Vec<(&str, u32)> = map.entries.iter().map(|e| (e.name.as_str(), e.code)).collect();
+        assert_eq!(got, [("A", 1), ("B", 2), ("C", 3)]);
+        assert_eq!(map.code("B"), Some(2));
+        assert_eq!(map.name(3), Some("C"));
+    }
+
+    #[test]
+    fn all_errors_reported() {
+        let src = "A = 1\nA = 2\nB = 1\nC = 70000\nD = x\nE\n= 5\n";
+        let Err(report) = parse_map("protocol.1.map", src) else {
+            panic!("expected errors")
+        };
+        assert_eq!(report.error_count(), 6, "{}", report.render(false));
+        assert!(parse_map("sysmsg.1.map", "C = 70000\n").is_ok());
+        assert!(parse_map("sysmsg.1.map", "C = 4294967296\n").is_err());
+        assert!(parse_map("opcodes.map", "").is_err());
+    }
+}

@@ -1,0 +1,415 @@
+//! Checks on whole blocks of the model: names, interleaved runs, explicit
+//! refs, layout warnings and nested type names.
+//!
+//! Terms: a *level* is the root block or the block of an array element: the
+//! unit that owns metadata slots. Objects are transparent: the fields of an
+//! object (and of its objects) belong to the level of the block that holds
+//! the object, and are referred to with a dotted path (`ref o.s`).
+
+use std::collections::{HashMap, HashSet};
+
+use codespan_reporting::diagnostic::Diagnostic;
+
+use crate::codes;
+use crate::model::{Block, Field, FieldType, Item, RefLine};
+use crate::names::field_ident;
+use crate::nested;
+use crate::report::{self, secondary};
+
+/// Context shared by the checks of one def.
+struct Validator<'a> {
+    explicit_refs: bool,
+    unresolved: &'a HashSet<usize>,
+    diagnostics: &'a mut Vec<Diagnostic<()>>,
+}
+
+/// Runs every block-level check on the root block of a def.
+pub(crate) fn validate(
+    root: &Block,
+    explicit_refs: bool,
+    unresolved: &HashSet<usize>,
+    diagnostics: &mut Vec<Diagnostic<()>>,
+) {
+    let mut v = Validator {
+        explicit_refs,
+        unresolved,
+        diagnostics,
+    };
+    v.level(root);
+    for collision in nested::for_block(root).collisions {
+        let mut d = report::error(
+            codes::TYPE_NAME_COLLISION,
+            format!(
+                "nested types `{}` and `{}` would both be named `{}`",
+                collision.first_path.join("."),
+                collision.second_path.join("."),
+                collision.name
+            ),
+            collision.second_span,
+            format!("type `{}`", collision.name),
+        );
+        d = d
+            .with_labels(vec![secondary(collision.first_span, "first one here")])
+            .with_notes(vec![
+                "nested types are named after their field in PascalCase; colliding names are \
+                 prefixed with the names of the enclosing fields"
+                    .to_string(),
+                "rename one of the fields".to_string(),
+            ]);
+        v.diagnostics.push(d);
+    }
+}
+
+/// A field seen through objects: its dotted path in the level.
+struct Visible<'a> {
+    path: Vec<String>,
+    field: &'a Field,
+}
+
+/// Leaves of a level in layout order (objects flattened, arrays not entered).
+fn leaves<'a>(block: &'a Block, out: &mut Vec<&'a Field>) {
+    for f in block.fields() {
+        match &f.ty {
+            FieldType::Object(inner) => leaves(inner, out),
+            _ => out.push(f),
+        }
+    }
+}
+
+/// Variable fields of a level, with their dotted paths.
+fn variable_fields<'a>(block: &'a Block, prefix: &[String], out: &mut Vec<Visible<'a>>) {
+    for f in block.fields() {
+        let mut path = prefix.to_vec();
+        path.push(f.name.clone());
+        match &f.ty {
+            FieldType::Object(inner) => variable_fields(inner, &path, out),
+            t if t.is_variable() => out.push(Visible { path, field: f }),
+            _ => {}
+        }
+    }
+}
+
+/// Outcome of looking a ref path up in a level.
+enum Lookup<'a> {
+    Found(&'a Field),
+    /// The path goes through an array (or a non-object) at this segment.
+    Through(&'a Field),
+    Missing,
+}
+
+fn lookup<'a>(block: &'a Block, path: &[String]) -> Lookup<'a> {
+    let Some((first, rest)) = path.split_first() else {
+        return Lookup::Missing;
+    };
+    let mut found_non_object = None;
+    for f in block.fields().filter(|f| &f.name == first) {
+        if rest.is_empty() {
+            return Lookup::Found(f);
+        }
+        match &f.ty {
+            FieldType::Object(inner) => match lookup(inner, rest) {
+                Lookup::Missing => {}
+                other => return other,
+            },
+            _ => found_non_object = found_non_object.or(Some(f)),
+        }
+    }
+    found_non_object.map_or(Lookup::Missing, Lookup::Through)
+}
+
+impl Validator<'_> {
+    /// Checks a level (root or array element) and everything below it.
+    fn level(&mut self, block: &Block) {
+        self.names(&[block]);
+        self.blocks(block);
+        self.fixed_after_variable(block);
+        if self.explicit_refs {
+            self.refs(block);
+        }
+    }
+
+    /// Physical checks of a block and its objects; recurses into arrays as
+    /// new levels.
+    fn blocks(&mut self, block: &Block) {
+        self.interleaved(block);
+        let mut merged_objects: Vec<&str> = Vec::new();
+        for f in block.fields() {
+            match &f.ty {
+                FieldType::Array(inner) => self.level(inner),
+                FieldType::Object(inner) => {
+                    if !merged_objects.contains(&f.name.as_str()) {
+                        merged_objects.push(&f.name);
+                        let parts: Vec<&Block> = block.object_parts(&f.name).collect();
+                        self.names(&parts);
+                    }
+                    self.refs_in_object(inner);
+                    self.blocks(inner);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Duplicate names and Rust name collisions among the fields of one
+    /// logical block (the parts of a split object count as one block).
+    fn names(&mut self, parts: &[&Block]) {
+        let fields: Vec<&Field> = parts.iter().flat_map(|b| b.fields()).collect();
+        let mut by_name: HashMap<&str, &Field> = HashMap::new();
+        let mut by_ident: HashMap<String, &Field> = HashMap::new();
+        for f in fields {
+            if let Some(first) = by_name.get(f.name.as_str()) {
+                let both_objects = matches!(first.ty, FieldType::Object(_))
+                    && matches!(f.ty, FieldType::Object(_));
+                if !both_objects {
+                    self.diagnostics.push(
+                        report::error(
+                            codes::DUPLICATE_FIELD,
+                            format!("duplicate field `{}`", f.name),
+                            f.name_span,
+                            "defined again here",
+                        )
+                        .with_labels(vec![secondary(first.name_span, "first defined here")])
+                        .with_notes(vec![
+                            "only an `object` may be repeated (its parts are merged)".to_string(),
+                        ]),
+                    );
+                }
+                continue;
+            }
+            by_name.insert(&f.name, f);
+            let ident = field_ident(&f.name);
+            if let Some(first) = by_ident.get(&ident) {
+                self.diagnostics.push(
+                    report::error(
+                        codes::RUST_NAME_COLLISION,
+                        format!(
+                            "fields `{}` and `{}` have the same Rust name `{ident}`",
+                            first.name, f.name
+                        ),
+                        f.name_span,
+                        format!("Rust name `{ident}`"),
+                    )
+                    .with_labels(vec![secondary(first.name_span, format!("also `{ident}`"))]),
+                );
+                continue;
+            }
+            by_ident.insert(ident, f);
+        }
+    }
+
+    /// All `[interleaved]` arrays of a block must be consecutive fields.
+    fn interleaved(&mut self, block: &Block) {
+        let fields: Vec<&Field> = block.fields().collect();
+        let positions: Vec<usize> = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.interleaved)
+            .map(|(i, _)| i)
+            .collect();
+        let (Some(&first), Some(&last)) = (positions.first(), positions.last()) else {
+            return;
+        };
+        if last - first + 1 == positions.len() {
+            return;
+        }
+        let breaker = fields
+            .get(first..=last)
+            .and_then(|run| run.iter().find(|f| !f.interleaved));
+        let first_field = fields.get(first);
+        let last_field = fields.get(last);
+        if let (Some(b), Some(a), Some(z)) = (breaker, first_field, last_field) {
+            self.diagnostics.push(
+                report::error(
+                    codes::INTERLEAVED_NOT_CONSECUTIVE,
+                    "interleaved arrays must be consecutive fields",
+                    b.span,
+                    "this field separates interleaved arrays",
+                )
+                .with_labels(vec![
+                    secondary(a.span, "first interleaved array"),
+                    secondary(z.span, "last interleaved array"),
+                ]),
+            );
+        }
+    }
+
+    /// Warns about the first fixed field that follows a variable field in a
+    /// level (LAYOUT-NOTES.md section 9).
+    fn fixed_after_variable(&mut self, block: &Block) {
+        let mut flat = Vec::new();
+        leaves(block, &mut flat);
+        let Some(variable) = flat.iter().find(|f| f.ty.is_variable()) else {
+            return;
+        };
+        let fixed = flat
+            .iter()
+            .skip_while(|f| !f.ty.is_variable())
+            .find(|f| !f.ty.is_variable() && !self.unresolved.contains(&f.span.start));
+        if let Some(fixed) = fixed {
+            self.diagnostics.push(
+                report::warning(
+                    codes::FIXED_AFTER_VARIABLE,
+                    format!(
+                        "fixed field `{}` follows variable field `{}`",
+                        fixed.name, variable.name
+                    ),
+                    fixed.span,
+                    "read after the data of the variable field",
+                )
+                .with_labels(vec![secondary(variable.span, "variable field")])
+                .with_notes(vec![
+                    "this crate reads it where the writer puts it; the tera-data JS reader reads it \
+                     at a different place (LAYOUT-NOTES.md section 9)"
+                        .to_string(),
+                ]),
+            );
+        }
+    }
+
+    /// A `ref` line inside an object is an error: it belongs to the
+    /// enclosing level, with a dotted path.
+    fn refs_in_object(&mut self, object: &Block) {
+        for r in object.refs() {
+            let path = r.path.join(".");
+            self.diagnostics.push(
+                report::error(
+                    codes::REF_IN_OBJECT,
+                    format!("`ref {path}` inside an object"),
+                    r.span,
+                    "refs cannot be placed inside an object",
+                )
+                .with_notes(vec![
+                    "write the ref in the enclosing root or array element with the dotted path, \
+                     e.g. `ref OBJECT.FIELD`"
+                        .to_string(),
+                ]),
+            );
+        }
+    }
+
+    /// Explicit-ref checks of one level.
+    fn refs(&mut self, block: &Block) {
+        let mut visible = Vec::new();
+        variable_fields(block, &[], &mut visible);
+        // Field (by span start) -> the ref line that placed it.
+        let mut placed: HashMap<usize, &RefLine> = HashMap::new();
+        for item in &block.items {
+            let Item::Ref(r) = item else { continue };
+            let path = r.path.join(".");
+            match lookup(block, &r.path) {
+                Lookup::Missing => {
+                    let mut notes = Vec::new();
+                    let candidates: Vec<String> = visible
+                        .iter()
+                        .map(|v| format!("`{}`", v.path.join(".")))
+                        .collect();
+                    if candidates.is_empty() {
+                        notes.push("this block has no string, bytes or array field".to_string());
+                    } else {
+                        notes.push(format!("variable fields here: {}", candidates.join(", ")));
+                    }
+                    self.diagnostics.push(
+                        report::error(
+                            codes::UNKNOWN_REF,
+                            format!("`ref {path}`: no field `{path}` in this block"),
+                            r.path_span,
+                            "unknown field",
+                        )
+                        .with_notes(notes),
+                    );
+                }
+                Lookup::Through(f) => {
+                    let note = if f.ty.is_array() {
+                        format!(
+                            "`{}` is an array: put the ref inside its element, one level deeper",
+                            f.name
+                        )
+                    } else {
+                        format!("`{}` is not an object", f.name)
+                    };
+                    self.diagnostics.push(
+                        report::error(
+                            codes::UNKNOWN_REF,
+                            format!("`ref {path}`: no field `{path}` in this block"),
+                            r.path_span,
+                            "unknown field",
+                        )
+                        .with_labels(vec![secondary(f.name_span, note.clone())])
+                        .with_notes(vec![note]),
+                    );
+                }
+                Lookup::Found(f) => {
+                    if self.unresolved.contains(&f.span.start) {
+                        continue;
+                    }
+                    if !f.ty.is_variable() {
+                        self.diagnostics.push(
+                            report::error(
+                                codes::REF_NOT_VARIABLE,
+                                format!(
+                                    "`ref {path}`: field `{path}` has the fixed-size type `{}`",
+                                    f.ty.def_name()
+                                ),
+                                r.path_span,
+                                "not a string, bytes or array",
+                            )
+                            .with_labels(vec![secondary(f.span, "defined here")]),
+                        );
+                        continue;
+                    }
+                    if let Some(first) = placed.get(&f.span.start) {
+                        self.diagnostics.push(
+                            report::error(
+                                codes::DUPLICATE_REF,
+                                format!("field `{path}` has two refs"),
+                                r.span,
+                                "second ref",
+                            )
+                            .with_labels(vec![secondary(first.span, "first ref")]),
+                        );
+                        continue;
+                    }
+                    placed.insert(f.span.start, r);
+                    if r.span.start > f.span.start {
+                        self.diagnostics.push(
+                            report::error(
+                                codes::REF_AFTER_FIELD,
+                                format!("`ref {path}` comes after field `{path}`"),
+                                r.span,
+                                "ref after its field",
+                            )
+                            .with_labels(vec![secondary(f.span, "field defined here")])
+                            .with_notes(vec![
+                                "a ref line must precede the field it refers to".to_string(),
+                            ]),
+                        );
+                    }
+                }
+            }
+        }
+        for v in visible {
+            if placed.contains_key(&v.field.span.start) {
+                continue;
+            }
+            let path = v.path.join(".");
+            let level_hint = if v.path.len() > 1 {
+                format!("add `ref {path}` before it, in the block that holds the object")
+            } else {
+                format!("add `ref {path}` before it, in the same block")
+            };
+            self.diagnostics.push(
+                report::error(
+                    codes::MISSING_REF,
+                    format!("variable field `{path}` has no ref"),
+                    v.field.span,
+                    format!("`{}` without a ref", v.field.ty.def_name()),
+                )
+                .with_notes(vec![
+                    "this def uses explicit refs, so every string, bytes and array field needs one"
+                        .to_string(),
+                    level_hint,
+                ]),
+            );
+        }
+    }
+}
