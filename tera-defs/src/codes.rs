@@ -62,3 +62,8 @@ pub const EMPTY_CONTAINER: &str = "W001";
 pub const FIXED_AFTER_VARIABLE: &str = "W002";
 /// A flag given twice.
 pub const DUPLICATE_FLAG: &str = "W003";
+/// Two fixed-size fields of one block with the same name (the corpus has
+/// one: C_MOVE_WARE_POS.1 `unk3`). The JS reader keeps the last value; in
+/// Rust the repeated field gets a numbered name, see
+/// [`crate::names::unique_field_idents`].
+pub const DUPLICATE_FIXED_FIELD: &str = "W004";

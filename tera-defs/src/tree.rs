@@ -104,7 +104,7 @@ fn suggestion(word: &str, candidates: &[&'static str]) -> Option<&'static str> {
         .iter()
         .copied()
         .map(|c| (distance(&lower, c), c))
-        .filter(|&(d, c)| d <= 2 && d < c.len())
+        .filter(|&(d, _)| d <= (lower.chars().count() / 3).max(1))
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
 }

@@ -160,7 +160,24 @@ impl Validator<'_> {
             if let Some(first) = by_name.get(f.name.as_str()) {
                 let both_objects = matches!(first.ty, FieldType::Object(_))
                     && matches!(f.ty, FieldType::Object(_));
-                if !both_objects {
+                let both_fixed = matches!(first.ty, FieldType::Scalar(_))
+                    && matches!(f.ty, FieldType::Scalar(_));
+                if both_fixed {
+                    self.diagnostics.push(
+                        report::warning(
+                            codes::DUPLICATE_FIXED_FIELD,
+                            format!("duplicate field `{}`", f.name),
+                            f.name_span,
+                            "defined again here",
+                        )
+                        .with_labels(vec![secondary(first.name_span, "first defined here")])
+                        .with_notes(vec![
+                            "both are read; in Rust the later one gets a numbered name \
+                             (e.g. `unk3_2`); the JS reader keeps only the last value"
+                                .to_string(),
+                        ]),
+                    );
+                } else if !both_objects {
                     self.diagnostics.push(
                         report::error(
                             codes::DUPLICATE_FIELD,
@@ -170,7 +187,9 @@ impl Validator<'_> {
                         )
                         .with_labels(vec![secondary(first.name_span, "first defined here")])
                         .with_notes(vec![
-                            "only an `object` may be repeated (its parts are merged)".to_string(),
+                            "only an `object` may be repeated (its parts are merged), \
+                             and fixed-size fields (with a warning)"
+                                .to_string(),
                         ]),
                     );
                 }

@@ -1,0 +1,3 @@
+//! Subcommands, one file each.
+
+pub mod check;
