@@ -67,3 +67,36 @@ pub const DUPLICATE_FLAG: &str = "W003";
 /// Rust the repeated field gets a numbered name, see
 /// [`crate::names::unique_field_idents`].
 pub const DUPLICATE_FIXED_FIELD: &str = "W004";
+
+/// Every code above, errors first.
+pub const ALL: &[&str] = &[
+    SYNTAX,
+    FILE_NAME,
+    IO,
+    UNKNOWN_TYPE,
+    UNKNOWN_SUBTYPE,
+    UNEXPECTED_SUBTYPE,
+    UNKNOWN_FLAG,
+    MISPLACED_FLAG,
+    NESTED_TOO_DEEP,
+    UNEXPECTED_CHILDREN,
+    META_CHILDREN,
+    INTERLEAVED_NOT_CONSECUTIVE,
+    DUPLICATE_FIELD,
+    RUST_NAME_COLLISION,
+    TYPE_NAME_COLLISION,
+    MISSING_REF,
+    UNKNOWN_REF,
+    REF_NOT_VARIABLE,
+    DUPLICATE_REF,
+    REF_AFTER_FIELD,
+    REF_IN_OBJECT,
+    MAP_SYNTAX,
+    MAP_DUPLICATE_NAME,
+    MAP_DUPLICATE_CODE,
+    MAP_CODE_RANGE,
+    EMPTY_CONTAINER,
+    FIXED_AFTER_VARIABLE,
+    DUPLICATE_FLAG,
+    DUPLICATE_FIXED_FIELD,
+];

@@ -17,14 +17,19 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::type_name => "a type",
         Rule::path => "a field name",
         Rule::meta_kw | Rule::meta => "`ref`",
-        Rule::subtype => "`<`",
-        Rule::flags => "`[`",
+        Rule::subtype | Rule::lt => "`<`",
+        Rule::flags | Rule::lbracket => "`[`",
+        Rule::gt => "`>`",
+        Rule::rbracket => "`]`",
+        Rule::comma => "`,`",
         Rule::flag => "a flag",
         Rule::dash | Rule::depth => "`-`",
         Rule::entry | Rule::field => "a field",
         Rule::comment => "`#`",
         Rule::EOI => "end of line",
-        Rule::good_line | Rule::bad_line | Rule::line | Rule::strict_line => "a line",
+        Rule::good_line | Rule::bad_line | Rule::line | Rule::strict_line => {
+            "a field, a `ref` line or a comment"
+        }
         Rule::file => "a file",
         Rule::ws | Rule::lead | Rule::trail => "whitespace",
         Rule::bom => "a byte-order mark",

@@ -237,6 +237,13 @@ fn good_line(pair: Pair<'_, Rule>, index: &LineIndex<'_>) -> Line {
 /// "expected a, b or c" from pest's list of expected rules.
 fn expected_message(positives: &[Rule]) -> String {
     let mut names: Vec<&str> = Vec::new();
+    // After a type, a name is expected too (but whitespace is not reported).
+    if positives
+        .iter()
+        .any(|r| matches!(r, Rule::subtype | Rule::flags | Rule::lt | Rule::lbracket))
+    {
+        names.push("a field name");
+    }
     for &rule in positives {
         let name = rule_name(rule);
         if !names.contains(&name) {

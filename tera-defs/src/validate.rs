@@ -12,7 +12,7 @@ use codespan_reporting::diagnostic::Diagnostic;
 
 use crate::codes;
 use crate::model::{Block, Field, FieldType, Item, RefLine};
-use crate::names::field_ident;
+use crate::names::{field_ident, snake_case};
 use crate::nested;
 use crate::report::{self, secondary};
 
@@ -171,11 +171,11 @@ impl Validator<'_> {
                             "defined again here",
                         )
                         .with_labels(vec![secondary(first.name_span, "first defined here")])
-                        .with_notes(vec![
+                        .with_notes(vec![format!(
                             "both are read; in Rust the later one gets a numbered name \
-                             (e.g. `unk3_2`); the JS reader keeps only the last value"
-                                .to_string(),
-                        ]),
+                             (`{}_2`); the JS reader keeps only the last value",
+                            snake_case(&f.name)
+                        )]),
                     );
                 } else if !both_objects {
                     self.diagnostics.push(
