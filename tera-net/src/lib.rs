@@ -53,11 +53,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 pub mod framing;
 pub mod handshake;
 pub mod pike;
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod proxy;
 pub mod session;
 pub mod sha0;
