@@ -33,9 +33,7 @@ pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, String> {
         [name, version] => (*name, *version, None),
         [name, version, platform] => (*name, *version, Some(*platform)),
         _ => {
-            return Err(
-                "expected `NAME.VERSION.def` or `NAME.VERSION.PLATFORM.def`".to_string(),
-            );
+            return Err("expected `NAME.VERSION.def` or `NAME.VERSION.PLATFORM.def`".to_string());
         }
     };
     if name.is_empty()
@@ -52,13 +50,13 @@ pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, String> {
     let version = version
         .parse::<u32>()
         .map_err(|_| format!("version `{version}` does not fit in 32 bits"))?;
-    if let Some(p) = platform {
-        if !PLATFORMS.contains(&p) {
-            return Err(format!(
-                "unknown platform `{p}`: expected one of {}",
-                PLATFORMS.join(", ")
-            ));
-        }
+    if let Some(p) = platform
+        && !PLATFORMS.contains(&p)
+    {
+        return Err(format!(
+            "unknown platform `{p}`: expected one of {}",
+            PLATFORMS.join(", ")
+        ));
     }
     Ok(DefFileName {
         name: name.to_string(),
@@ -68,8 +66,10 @@ pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, String> {
 }
 
 fn file_name_of(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 fn io_report(path: &Path, error: &std::io::Error) -> Report {

@@ -115,9 +115,17 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// A well-formed entry line: offsets are relative to the line start.
+struct ParsedLine<'a> {
+    name_at: usize,
+    name: &'a str,
+    code_at: usize,
+    code: &'a str,
+}
+
 /// Parses one line (without its line end). Returns `Ok(None)` for blank and
 /// comment lines, `Err((offset, message))` for malformed ones.
-fn parse_line(text: &str) -> Result<Option<(usize, &str, usize, &str)>, (usize, String)> {
+fn parse_line(text: &str) -> Result<Option<ParsedLine<'_>>, (usize, String)> {
     let content = text.split('#').next().unwrap_or("");
     let is_pad = |c: char| c == ' ' || c == '\t' || c == '\u{feff}' || c == '\r';
     let trimmed_start = content.trim_start_matches(is_pad);
@@ -128,7 +136,10 @@ fn parse_line(text: &str) -> Result<Option<(usize, &str, usize, &str)>, (usize, 
     }
     let name_len = body.find(|c: char| !is_name_char(c)).unwrap_or(body.len());
     if name_len == 0 {
-        return Err((start, "expected a name (letters, digits and `_`)".to_string()));
+        return Err((
+            start,
+            "expected a name (letters, digits and `_`)".to_string(),
+        ));
     }
     let name = body.get(..name_len).unwrap_or("");
     let after = body.get(name_len..).unwrap_or("");
@@ -148,12 +159,15 @@ fn parse_line(text: &str) -> Result<Option<(usize, &str, usize, &str)>, (usize, 
         return Err((code_at, "expected a code after the name".to_string()));
     }
     if !sep.bytes().all(|b| b.is_ascii_digit()) {
-        let bad = sep
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(0);
+        let bad = sep.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
         return Err((code_at + bad, "expected a decimal code".to_string()));
     }
-    Ok(Some((start, name, code_at, sep)))
+    Ok(Some(ParsedLine {
+        name_at: start,
+        name,
+        code_at,
+        code: sep,
+    }))
 }
 
 /// Parses and checks a map file. All errors of the file are reported
@@ -195,7 +209,12 @@ pub fn parse_map(file_name: &str, source: &str) -> Result<MapFile, Report> {
                     message,
                 ));
             }
-            Ok(Some((name_at, name, code_at, code_text))) => {
+            Ok(Some(ParsedLine {
+                name_at,
+                name,
+                code_at,
+                code: code_text,
+            })) => {
                 let span = index.span(here + name_at, here + code_at + code_text.len());
                 let name_span = index.span(here + name_at, here + name_at + name.len());
                 let code_span = index.span(here + code_at, here + code_at + code_text.len());
@@ -269,7 +288,11 @@ mod tests {
         let map = map.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(map.kind, MapKind::Protocol);
         assert_eq!(map.revision, 1);
-        let got: Vec<(&str, u32)> = map.entries.iter().map(|e| (e.name.as_str(), e.code)).collect();
+        let got: Vec<(&str, u32)> = map
+            .entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.code))
+            .collect();
         assert_eq!(got, [("A", 1), ("B", 2), ("C", 3)]);
         assert_eq!(map.code("B"), Some(2));
         assert_eq!(map.name(3), Some("C"));

@@ -354,8 +354,7 @@ impl Def {
     pub fn is_dynamic(&self) -> bool {
         fn walk(b: &Block) -> bool {
             b.fields().any(|f| {
-                f.ty.is_variable()
-                    || matches!(&f.ty, FieldType::Object(inner) if walk(inner))
+                f.ty.is_variable() || matches!(&f.ty, FieldType::Object(inner) if walk(inner))
             })
         }
         walk(&self.root)

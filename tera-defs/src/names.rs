@@ -28,8 +28,7 @@ fn words(name: &str) -> Vec<String> {
             let prev = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
             let next = chars.get(i + 1).copied();
             let prev_lower = prev.is_some_and(char::is_lowercase);
-            let prev_upper_or_digit =
-                prev.is_some_and(|p| p.is_uppercase() || p.is_ascii_digit());
+            let prev_upper_or_digit = prev.is_some_and(|p| p.is_uppercase() || p.is_ascii_digit());
             let next_lower = next.is_some_and(char::is_lowercase);
             if prev_lower || (prev_upper_or_digit && next_lower) {
                 words.push(std::mem::take(&mut current));

@@ -112,7 +112,7 @@ pub(crate) enum Line {
     Blank,
     /// A comment-only line; the text without `#` and surrounding whitespace.
     Comment(String),
-    Entry(Entry),
+    Entry(Box<Entry>),
     /// A syntax error (already reported).
     Bad,
 }
@@ -227,7 +227,7 @@ fn good_line(pair: Pair<'_, Rule>, index: &LineIndex<'_>) -> Line {
     match (found, comment) {
         (Some(mut e), comment) => {
             e.comment = comment.filter(|c| !c.is_empty());
-            Line::Entry(e)
+            Line::Entry(Box::new(e))
         }
         (None, Some(c)) => Line::Comment(c),
         (None, None) => Line::Blank,
@@ -284,7 +284,10 @@ fn bad_line(text: &str, start: usize, index: &LineIndex<'_>) -> Diagnostic<()> {
         .get(offset..)
         .and_then(|rest| rest.chars().next())
         .filter(|c| *c != '\r')
-        .map_or_else(|| "end of line".to_string(), |c| format!("`{}`", c.escape_debug()));
+        .map_or_else(
+            || "end of line".to_string(),
+            |c| format!("`{}`", c.escape_debug()),
+        );
     report::error(
         codes::SYNTAX,
         format!("syntax error: {message}"),
@@ -345,7 +348,7 @@ mod tests {
         lines
             .into_iter()
             .filter_map(|l| match l {
-                Line::Entry(e) => Some(e),
+                Line::Entry(e) => Some(*e),
                 _ => None,
             })
             .collect()
@@ -416,7 +419,13 @@ mod tests {
             .collect();
         assert_eq!(
             kinds,
-            ["count:list", "offset:list", "ref:o.s", "ref:x", "field refx:y"]
+            [
+                "count:list",
+                "offset:list",
+                "ref:o.s",
+                "ref:x",
+                "field refx:y"
+            ]
         );
     }
 

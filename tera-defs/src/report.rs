@@ -119,7 +119,12 @@ fn severity_name(severity: Severity) -> &'static str {
 }
 
 /// Builds an error diagnostic with a code and a primary label.
-pub(crate) fn error(code: &str, message: impl std::fmt::Display, at: Span, label: impl std::fmt::Display) -> Diagnostic<()> {
+pub(crate) fn error(
+    code: &str,
+    message: impl std::fmt::Display,
+    at: Span,
+    label: impl std::fmt::Display,
+) -> Diagnostic<()> {
     Diagnostic::error()
         .with_code(code)
         .with_message(message)
@@ -127,7 +132,12 @@ pub(crate) fn error(code: &str, message: impl std::fmt::Display, at: Span, label
 }
 
 /// Builds a warning diagnostic with a code and a primary label.
-pub(crate) fn warning(code: &str, message: impl std::fmt::Display, at: Span, label: impl std::fmt::Display) -> Diagnostic<()> {
+pub(crate) fn warning(
+    code: &str,
+    message: impl std::fmt::Display,
+    at: Span,
+    label: impl std::fmt::Display,
+) -> Diagnostic<()> {
     Diagnostic::warning()
         .with_code(code)
         .with_message(message)

@@ -165,7 +165,7 @@ fn docs(lines: &[Line]) -> (Option<String>, Vec<(Entry, Option<String>)>) {
                 };
                 continuing = doc.is_some() && e.comment.is_some();
                 pending.clear();
-                out.push((e.clone(), doc));
+                out.push(((**e).clone(), doc));
             }
         }
     }
@@ -174,7 +174,10 @@ fn docs(lines: &[Line]) -> (Option<String>, Vec<(Entry, Option<String>)>) {
         file_doc.pop();
     }
     let start = file_doc.iter().take_while(|l| l.is_empty()).count();
-    let doc = file_doc.get(start..).filter(|l| !l.is_empty()).map(|l| l.join("\n"));
+    let doc = file_doc
+        .get(start..)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.join("\n"));
     (doc, out)
 }
 
@@ -212,9 +215,7 @@ fn nest(nodes: &mut [Node], diagnostics: &mut Vec<Diagnostic<()>>) -> Vec<usize>
                 },
             };
             let parent = siblings.last().copied();
-            let above_depth = above
-                .and_then(|a| nodes.get(a))
-                .map(|n| n.entry.depth);
+            let above_depth = above.and_then(|a| nodes.get(a)).map(|n| n.entry.depth);
             let limit = above_depth.map_or(0, |d| d + 1);
             if depth > limit {
                 let mut d = report::error(
@@ -230,36 +231,38 @@ fn nest(nodes: &mut [Node], diagnostics: &mut Vec<Diagnostic<()>>) -> Vec<usize>
                     d = d.with_labels(vec![secondary(a.entry.span, "the line above")]);
                 }
                 diagnostics.push(d);
-            } else if let Some(p) = parent.and_then(|p| nodes.get(p)) {
-                if !p.takes_children() {
-                    let (code, what) = match &p.entry.kind {
-                        EntryKind::Meta { kind, .. } => (
-                            codes::META_CHILDREN,
-                            format!("a `{}` line cannot have nested lines", kind.keyword()),
-                        ),
-                        EntryKind::Field { ty, subtype, name, .. } => {
-                            let ty = match subtype {
-                                Some(s) => format!("{}<{}>", ty.text, s.text),
-                                None => ty.text.clone(),
-                            };
-                            (
-                                codes::UNEXPECTED_CHILDREN,
-                                format!(
-                                    "field `{}` of type `{ty}` cannot have nested lines",
-                                    name.text
-                                ),
-                            )
-                        }
-                    };
-                    diagnostics.push(
-                        report::error(code, what, span, "nested line")
-                            .with_labels(vec![secondary(p.entry.span, "not an `array` or `object`")])
-                            .with_notes(vec![
-                                "only `array NAME` (without `<T>`) and `object NAME` have nested fields"
-                                    .to_string(),
-                            ]),
-                    );
-                }
+            } else if let Some(p) = parent.and_then(|p| nodes.get(p))
+                && !p.takes_children()
+            {
+                let (code, what) = match &p.entry.kind {
+                    EntryKind::Meta { kind, .. } => (
+                        codes::META_CHILDREN,
+                        format!("a `{}` line cannot have nested lines", kind.keyword()),
+                    ),
+                    EntryKind::Field {
+                        ty, subtype, name, ..
+                    } => {
+                        let ty = match subtype {
+                            Some(s) => format!("{}<{}>", ty.text, s.text),
+                            None => ty.text.clone(),
+                        };
+                        (
+                            codes::UNEXPECTED_CHILDREN,
+                            format!(
+                                "field `{}` of type `{ty}` cannot have nested lines",
+                                name.text
+                            ),
+                        )
+                    }
+                };
+                diagnostics.push(
+                    report::error(code, what, span, "nested line")
+                        .with_labels(vec![secondary(p.entry.span, "not an `array` or `object`")])
+                        .with_notes(vec![
+                            "only `array NAME` (without `<T>`) and `object NAME` have nested fields"
+                                .to_string(),
+                        ]),
+                );
             }
             stack.push((depth, parent));
         }
@@ -293,7 +296,9 @@ impl Converter<'_> {
             return Block { items };
         }
         for &i in children {
-            let Some(node) = self.nodes.get(i) else { continue };
+            let Some(node) = self.nodes.get(i) else {
+                continue;
+            };
             match &node.entry.kind {
                 EntryKind::Meta { kind, path } => {
                     if *kind == MetaKind::Count {
@@ -323,15 +328,16 @@ impl Converter<'_> {
                             FieldType::Scalar(Scalar::Byte)
                         }
                     };
-                    if let FieldType::Object(b) | FieldType::Array(b) = &field_ty {
-                        if b.is_empty() && node.children.is_empty() {
-                            self.diagnostics.push(report::warning(
-                                codes::EMPTY_CONTAINER,
-                                format!("`{} {}` has no fields", ty.text, name.text),
-                                node.entry.span,
-                                "no nested lines follow",
-                            ));
-                        }
+                    if let FieldType::Object(b) | FieldType::Array(b) = &field_ty
+                        && b.is_empty()
+                        && node.children.is_empty()
+                    {
+                        self.diagnostics.push(report::warning(
+                            codes::EMPTY_CONTAINER,
+                            format!("`{} {}` has no fields", ty.text, name.text),
+                            node.entry.span,
+                            "no nested lines follow",
+                        ));
                     }
                     items.push(Item::Field(Field {
                         name: name.text.clone(),
@@ -438,22 +444,16 @@ impl Converter<'_> {
                 if is_array {
                     interleaved = true;
                 } else {
-                    self.diagnostics.push(
-                        report::error(
-                            codes::MISPLACED_FLAG,
-                            format!("`[interleaved]` on a field of type `{}`", ty.text),
-                            flag.span,
-                            "only arrays can be interleaved",
-                        ),
-                    );
+                    self.diagnostics.push(report::error(
+                        codes::MISPLACED_FLAG,
+                        format!("`[interleaved]` on a field of type `{}`", ty.text),
+                        flag.span,
+                        "only arrays can be interleaved",
+                    ));
                 }
             } else {
-                self.diagnostics.push(unknown(
-                    codes::UNKNOWN_FLAG,
-                    "flag",
-                    flag,
-                    &["interleaved"],
-                ));
+                self.diagnostics
+                    .push(unknown(codes::UNKNOWN_FLAG, "flag", flag, &["interleaved"]));
             }
         }
         interleaved

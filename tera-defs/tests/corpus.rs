@@ -64,7 +64,10 @@ fn split_objects_are_kept_in_place() {
     assert_eq!(names.get(&["reaction"]), Some("Reaction"));
     assert_eq!(names.get(&["reaction", "animSeq"]), Some("AnimSeq"));
     let reaction = def.root.field("reaction").expect("reaction");
-    assert_eq!(reaction.doc.as_deref(), Some("Used for knockdown, stagger etc."));
+    assert_eq!(
+        reaction.doc.as_deref(),
+        Some("Used for knockdown, stagger etc.")
+    );
     assert!(matches!(reaction.ty, FieldType::Object(_)));
 }
 

@@ -1,8 +1,6 @@
 //! The model built from small defs: structure, docs, refs, names.
 
-use tera_defs::{
-    Def, ElemType, FieldType, Item, Scalar, codes, nested_type_names, parse_def,
-};
+use tera_defs::{Def, ElemType, FieldType, Item, Scalar, codes, nested_type_names, parse_def};
 
 fn def(source: &str) -> Def {
     let checked = parse_def("S_TEST.3.def", source);
@@ -25,7 +23,10 @@ fn codes_of(source: &str) -> Vec<String> {
 fn empty_file_is_a_packet_without_fields() {
     let d = def("");
     assert!(d.root.items.is_empty());
-    assert_eq!((d.name.as_str(), d.version, d.platform), ("S_TEST", 3, None));
+    assert_eq!(
+        (d.name.as_str(), d.version, d.platform),
+        ("S_TEST", 3, None)
+    );
     assert!(!d.explicit_refs);
     assert!(def("\u{feff}\u{feff}").root.items.is_empty());
     assert!(def("# only a comment").root.items.is_empty());
@@ -39,18 +40,33 @@ fn platform_infix() {
 
 #[test]
 fn nesting_and_types() {
-    let d = def("uint32 id\narray outer\n- vec3 loc\n- array inner\n- - byte z\n\
-                 - array<string> names\nobject o\n- skillid s\nbytes data\n");
+    let d = def(
+        "uint32 id\narray outer\n- vec3 loc\n- array inner\n- - byte z\n\
+                 - array<string> names\nobject o\n- skillid s\nbytes data\n",
+    );
     let fields: Vec<_> = d.root.fields().map(|f| f.name.as_str()).collect();
     assert_eq!(fields, ["id", "outer", "o", "data"]);
-    let outer = d.root.field("outer").and_then(|f| f.ty.block()).expect("outer");
-    let inner = outer.field("inner").and_then(|f| f.ty.block()).expect("inner");
-    assert_eq!(inner.field("z").map(|f| &f.ty), Some(&FieldType::Scalar(Scalar::Byte)));
+    let outer = d
+        .root
+        .field("outer")
+        .and_then(|f| f.ty.block())
+        .expect("outer");
+    let inner = outer
+        .field("inner")
+        .and_then(|f| f.ty.block())
+        .expect("inner");
+    assert_eq!(
+        inner.field("z").map(|f| &f.ty),
+        Some(&FieldType::Scalar(Scalar::Byte))
+    );
     assert_eq!(
         outer.field("names").map(|f| &f.ty),
         Some(&FieldType::ArrayOf(ElemType::String))
     );
-    assert!(matches!(d.root.field("o").map(|f| &f.ty), Some(FieldType::Object(_))));
+    assert!(matches!(
+        d.root.field("o").map(|f| &f.ty),
+        Some(FieldType::Object(_))
+    ));
     assert_eq!(d.root.field("data").map(|f| &f.ty), Some(&FieldType::Bytes));
     assert!(d.is_dynamic());
     assert!(!def("int32 a\nobject o\n- byte b").is_dynamic());
@@ -76,8 +92,10 @@ fn array_of_with_flags_and_interleaved() {
 
 #[test]
 fn docs() {
-    let d = def("# packet doc\n# second line\n\n# about a\nint32 a\nint32 b # about b\n\
-                 \x20        # b continued\nint32 c\n\n# detached\n\nint32 d\nref s\nstring s # s\n");
+    let d = def(
+        "# packet doc\n# second line\n\n# about a\nint32 a\nint32 b # about b\n\
+                 \x20        # b continued\nint32 c\n\n# detached\n\nint32 d\nref s\nstring s # s\n",
+    );
     assert_eq!(d.doc.as_deref(), Some("packet doc\nsecond line\nabout a"));
     let doc = |n: &str| d.root.field(n).and_then(|f| f.doc.clone());
     // The leading block belongs to the file, not to the first field.
@@ -132,7 +150,9 @@ fn split_object_stays_in_place() {
 
 #[test]
 fn nested_names_are_disambiguated_by_path() {
-    let d = def("array items\n- int32 a\nobject self\n- array items\n- - int32 b\narray other\n- int32 c\n");
+    let d = def(
+        "array items\n- int32 a\nobject self\n- array items\n- - int32 b\narray other\n- int32 c\n",
+    );
     let n = nested_type_names(&d);
     assert!(n.collisions.is_empty());
     assert_eq!(n.get(&["items"]), Some("Items"));

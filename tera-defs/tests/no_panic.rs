@@ -54,8 +54,19 @@ fn def_like() -> impl Strategy<Value = String> {
     let line = (
         0usize..5,
         prop::sample::select(vec![
-            "int32", "string", "bytes", "array", "object", "array<int32>", "array<string>",
-            "array[interleaved]", "ref", "offset", "count", "bool", "foo",
+            "int32",
+            "string",
+            "bytes",
+            "array",
+            "object",
+            "array<int32>",
+            "array<string>",
+            "array[interleaved]",
+            "ref",
+            "offset",
+            "count",
+            "bool",
+            "foo",
         ]),
         prop::sample::select(vec!["a", "b", "o", "o.s", "s", "type", "A", "aB", "a_b"]),
     )

@@ -1,0 +1,125 @@
+//! `tera-defs check` run as a process.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tera-defs"))
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("run tera-defs")
+}
+
+/// A fresh scratch folder under the target dir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn good_folder() {
+    let dir = scratch("good");
+    fs::write(dir.join("S_A.1.def"), "uint32 id\nstring name\n").expect("write");
+    fs::create_dir_all(dir.join("sub")).expect("mkdir");
+    fs::write(dir.join("sub/S_B.2.def"), "array list\n- int32 x\n").expect("write");
+    fs::write(dir.join("notes.txt"), "not a def").expect("write");
+    let out = run(&[&dir]);
+    assert_eq!(text(&out.stdout), "checked 2 defs: 0 errors, 0 warnings\n");
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn warnings_only_exit_zero() {
+    let dir = scratch("warn");
+    let file = dir.join("I_INPUT_COMMAND.1.def");
+    fs::write(&file, "string command\nstring parameter\nbool unk").expect("write");
+    let out = run(&[&file]);
+    assert_eq!(text(&out.stdout), "checked 1 defs: 0 errors, 1 warnings\n");
+    assert!(text(&out.stderr).contains("warning[W002]"));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn bad_file() {
+    let dir = scratch("bad");
+    let file = dir.join("S_BAD.1.def");
+    fs::write(&file, "uint32 id\nint33 x\n- - byte y\n").expect("write");
+    let out = run(&[&file]);
+    let stderr = text(&out.stderr);
+    assert_eq!(text(&out.stdout), "checked 1 defs: 2 errors, 0 warnings\n");
+    assert!(
+        stderr.contains("error[E010]: unknown type `int33`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("S_BAD.1.def:2:1"), "{stderr}");
+    assert!(stderr.contains("error[E020]"), "{stderr}");
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "no color when stderr is not a terminal"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn maps_are_counted() {
+    let dir = scratch("maps");
+    fs::write(dir.join("S_A.1.def"), "uint32 id\n").expect("write");
+    fs::write(dir.join("protocol.1.map"), "S_A = 1\nS_B = 1\n").expect("write");
+    let out = run(&[&dir]);
+    assert_eq!(
+        text(&out.stdout),
+        "checked 1 defs, 1 maps: 1 errors, 0 warnings\n"
+    );
+    assert!(text(&out.stderr).contains("error[E052]"));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn missing_path_is_an_error() {
+    let dir = scratch("missing");
+    let out = run(&[&dir.join("S_NONE.1.def")]);
+    assert!(text(&out.stderr).contains("error[E003]"));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn usage_error_exits_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tera-defs"))
+        .arg("check")
+        .output()
+        .expect("run tera-defs");
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(env!("CARGO_BIN_EXE_tera-defs"))
+        .arg("frobnicate")
+        .output()
+        .expect("run tera-defs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn corpus() {
+    let Some(dir) = std::env::var_os("TERA_DATA_DIR") else {
+        eprintln!("TERA_DATA_DIR is not set: skipping the corpus check");
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let out = run(&[&dir.join("definitions")]);
+    let stdout = text(&out.stdout);
+    eprintln!("{stdout}");
+    assert_eq!(stdout, "checked 836 defs: 0 errors, 5 warnings\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&[&dir.join("definitions"), &dir.join("maps")]);
+    assert_eq!(
+        text(&out.stdout),
+        "checked 836 defs, 2 maps: 0 errors, 5 warnings\n"
+    );
+}

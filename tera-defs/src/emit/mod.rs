@@ -1,0 +1,99 @@
+//! Rust source from validated defs: plain struct declarations carrying the
+//! `tera_packets` derives (the derive writes all wire code), grouped in one
+//! module per packet name, plus a registry (`AnyPacket`, `PACKETS`) and the
+//! compiled-in opcode maps.
+//!
+//! Parsing and validation happen before (see [`crate::parse_def`]); this
+//! module only turns a [`Def`] into tokens and formats them.
+
+mod attrs;
+mod block;
+mod maps;
+mod module;
+mod registry;
+mod types;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::map::MapFile;
+use crate::model::Def;
+
+/// How serde derives are emitted.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Serde {
+    /// No serde derives.
+    Off,
+    /// Always derive `Serialize`/`Deserialize` (the crate depends on serde).
+    On,
+    /// Derive them behind `#[cfg(feature = "...")]` of the generated crate.
+    #[default]
+    Feature(String),
+}
+
+impl Serde {
+    /// The default: behind the `serde` feature.
+    pub fn feature() -> Self {
+        Serde::Feature("serde".to_string())
+    }
+}
+
+/// Options of the emitter.
+#[derive(Debug, Clone)]
+pub struct EmitOptions {
+    /// The path of the runtime crate in generated code, e.g. `::tera_packets`.
+    pub runtime: syn::Path,
+    /// Serde derives.
+    pub serde: Serde,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            runtime: syn::parse_quote!(::tera_packets),
+            serde: Serde::feature(),
+        }
+    }
+}
+
+impl EmitOptions {
+    /// Wraps serde attributes (`derive(..)`, `serde(..)`) for the chosen mode;
+    /// nothing when serde is off.
+    pub(crate) fn serde_attr(&self, inner: TokenStream) -> TokenStream {
+        match &self.serde {
+            Serde::Off => quote!(),
+            Serde::On => quote!(#[#inner]),
+            Serde::Feature(name) => quote!(#[cfg_attr(feature = #name, #inner)]),
+        }
+    }
+
+    /// A `#[cfg(...)]` for items that exist only with serde; `None` when
+    /// serde is off.
+    pub(crate) fn serde_cfg(&self) -> Option<TokenStream> {
+        match &self.serde {
+            Serde::Off => None,
+            Serde::On => Some(quote!()),
+            Serde::Feature(name) => Some(quote!(#[cfg(feature = #name)])),
+        }
+    }
+}
+
+/// The tokens of the whole generated file: packet modules, registry, maps.
+/// `defs` need not be sorted; versions of one packet are grouped.
+pub fn emit_file(defs: &[Def], maps: &[MapFile], opts: &EmitOptions) -> TokenStream {
+    let groups = module::group_by_name(defs);
+    let modules = groups.iter().map(|g| module::emit_module(g, opts));
+    let registry = registry::emit_registry(&groups, opts);
+    let maps = maps::emit_maps(maps, opts);
+    quote! {
+        #(#modules)*
+        #registry
+        #maps
+    }
+}
+
+/// Formats tokens as a Rust source file (prettyplease).
+pub fn format(tokens: TokenStream) -> Result<String, syn::Error> {
+    let file: syn::File = syn::parse2(tokens)?;
+    Ok(prettyplease::unparse(&file))
+}
