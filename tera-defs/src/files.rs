@@ -20,43 +20,88 @@ pub struct DefFileName {
     pub platform: Option<String>,
 }
 
+/// Why a def or map file name was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileNameError {
+    /// The name does not end in the expected extension.
+    #[error("a {kind} file name must end in `.{kind}`")]
+    Extension {
+        /// `def` or `map`.
+        kind: &'static str,
+    },
+    /// The name does not have the expected number of dot-separated parts.
+    #[error("expected {0}")]
+    Shape(&'static str),
+    /// The packet name has characters other than ASCII letters, digits, `_`.
+    #[error("packet name `{0}` must be ASCII letters, digits and `_`, not starting with a digit")]
+    PacketName(String),
+    /// The version or revision is not a decimal number.
+    #[error("{what} `{text}` is not a decimal number")]
+    NotANumber {
+        /// `version` or `revision`.
+        what: &'static str,
+        /// The offending text.
+        text: String,
+    },
+    /// The version or revision does not fit in a u32.
+    #[error("{what} `{text}` does not fit in 32 bits")]
+    TooLarge {
+        /// `version` or `revision`.
+        what: &'static str,
+        /// The offending text.
+        text: String,
+    },
+    /// The platform infix is not one of [`PLATFORMS`].
+    #[error("unknown platform `{0}`: expected one of pc, console, classic")]
+    Platform(String),
+    /// The map kind is not `protocol` or `sysmsg`.
+    #[error("unknown map kind `{0}`: expected `protocol` or `sysmsg`")]
+    MapKind(String),
+}
+
+/// Parses a decimal u32 (version or revision) of a file name.
+pub(crate) fn parse_number(what: &'static str, text: &str) -> Result<u32, FileNameError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FileNameError::NotANumber {
+            what,
+            text: text.to_string(),
+        });
+    }
+    text.parse::<u32>().map_err(|_| FileNameError::TooLarge {
+        what,
+        text: text.to_string(),
+    })
+}
+
 /// Platforms allowed as the optional infix of a def file name.
 pub const PLATFORMS: [&str; 3] = ["pc", "console", "classic"];
 
 /// Parses `NAME.VERSION.def` or `NAME.VERSION.PLATFORM.def`.
-pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, String> {
+pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, FileNameError> {
     let stem = file_name
         .strip_suffix(".def")
-        .ok_or_else(|| "a def file name must end in `.def`".to_string())?;
+        .ok_or(FileNameError::Extension { kind: "def" })?;
     let parts: Vec<&str> = stem.split('.').collect();
     let (name, version, platform) = match parts.as_slice() {
         [name, version] => (*name, *version, None),
         [name, version, platform] => (*name, *version, Some(*platform)),
         _ => {
-            return Err("expected `NAME.VERSION.def` or `NAME.VERSION.PLATFORM.def`".to_string());
+            return Err(FileNameError::Shape(
+                "`NAME.VERSION.def` or `NAME.VERSION.PLATFORM.def`",
+            ));
         }
     };
     if name.is_empty()
         || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         || name.starts_with(|c: char| c.is_ascii_digit())
     {
-        return Err(format!(
-            "packet name `{name}` must be ASCII letters, digits and `_`, not starting with a digit"
-        ));
+        return Err(FileNameError::PacketName(name.to_string()));
     }
-    if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("version `{version}` is not a decimal number"));
-    }
-    let version = version
-        .parse::<u32>()
-        .map_err(|_| format!("version `{version}` does not fit in 32 bits"))?;
+    let version = parse_number("version", version)?;
     if let Some(p) = platform
         && !PLATFORMS.contains(&p)
     {
-        return Err(format!(
-            "unknown platform `{p}`: expected one of {}",
-            PLATFORMS.join(", ")
-        ));
+        return Err(FileNameError::Platform(p.to_string()));
     }
     Ok(DefFileName {
         name: name.to_string(),

@@ -61,7 +61,7 @@ mod tree;
 mod validate;
 
 pub use files::{
-    DefFileName, FoundFiles, check_paths, find_files, load_def_file, load_map_file,
+    DefFileName, FileNameError, FoundFiles, check_paths, find_files, load_def_file, load_map_file,
     parse_def_file_name,
 };
 pub use map::{MapEntry, MapFile, MapKind, parse_map};

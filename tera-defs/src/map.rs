@@ -11,6 +11,7 @@ use std::fmt;
 use codespan_reporting::diagnostic::Diagnostic;
 
 use crate::codes;
+use crate::files::{FileNameError, parse_number};
 use crate::model::Span;
 use crate::parse::LineIndex;
 use crate::report::{self, Report, secondary};
@@ -86,29 +87,19 @@ impl MapFile {
 }
 
 /// Parses a map file name: `protocol.REV.map` or `sysmsg.REV.map`.
-pub fn parse_map_file_name(file_name: &str) -> Result<(MapKind, u32), String> {
+pub fn parse_map_file_name(file_name: &str) -> Result<(MapKind, u32), FileNameError> {
     let rest = file_name
         .strip_suffix(".map")
-        .ok_or_else(|| "a map file name must end in `.map`".to_string())?;
-    let (prefix, revision) = rest
-        .split_once('.')
-        .ok_or_else(|| "expected `protocol.REVISION.map` or `sysmsg.REVISION.map`".to_string())?;
+        .ok_or(FileNameError::Extension { kind: "map" })?;
+    let (prefix, revision) = rest.split_once('.').ok_or(FileNameError::Shape(
+        "`protocol.REVISION.map` or `sysmsg.REVISION.map`",
+    ))?;
     let kind = match prefix {
         "protocol" => MapKind::Protocol,
         "sysmsg" => MapKind::Sysmsg,
-        other => {
-            return Err(format!(
-                "unknown map kind `{other}`: expected `protocol` or `sysmsg`"
-            ));
-        }
+        other => return Err(FileNameError::MapKind(other.to_string())),
     };
-    if revision.is_empty() || !revision.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("revision `{revision}` is not a decimal number"));
-    }
-    let revision = revision
-        .parse::<u32>()
-        .map_err(|_| format!("revision `{revision}` does not fit in 32 bits"))?;
-    Ok((kind, revision))
+    Ok((kind, parse_number("revision", revision)?))
 }
 
 fn is_name_char(c: char) -> bool {
