@@ -1,0 +1,9 @@
+use tera_packets::Block;
+
+#[derive(Block)]
+enum Kind {
+    A,
+    B,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use tera_packets::{Block, Str};
+
+#[derive(Block)]
+struct Two<'a, 'b> {
+    first: Str<'a>,
+    second: Str<'b>,
+}
+
+fn main() {}
