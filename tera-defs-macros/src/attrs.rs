@@ -27,6 +27,10 @@ pub struct FieldAttrs {
     pub refs_before: Vec<Ident>,
     /// `parts_after(e)`: this split object's part 1 sits after field `e`.
     pub parts_after: Vec<Ident>,
+    /// `again_after(f)`: the field is repeated on the wire right after field
+    /// `f` (a def that declares the same fixed field twice); reading keeps
+    /// the last copy, like the JS reference, and writing writes both.
+    pub again_after: Option<Ident>,
     /// `part = 1`: in an object, this field starts part 1.
     pub part: Option<(usize, proc_macro2::Span)>,
 }
@@ -75,13 +79,17 @@ pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
                 syn::parenthesized!(content in meta.input);
                 let names = content.parse_terminated(Ident::parse_any_ident, Token![,])?;
                 out.parts_after.extend(names);
+            } else if meta.path.is_ident("again_after") {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                out.again_after = Some(Ident::parse_any_ident(&content)?);
             } else if meta.path.is_ident("part") {
                 let lit: LitInt = meta.value()?.parse()?;
                 out.part = Some((lit.base10_parse()?, lit.span()));
             } else {
                 return Err(meta.error(
                     "unknown `tera` attribute on a field; expected `rename`, `interleaved`, \
-                     `refs_before(..)`, `parts_after(..)` or `part`",
+                     `refs_before(..)`, `parts_after(..)`, `again_after(..)` or `part`",
                 ));
             }
             Ok(())

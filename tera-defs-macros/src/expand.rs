@@ -195,7 +195,7 @@ impl Ctx {
     /// are placed by `Ref` items).
     fn item_meta_words(&self, item: Item) -> TokenStream {
         match item {
-            Item::Ref(_) => quote!(0),
+            Item::Ref(_) | Item::Again(_) => quote!(0),
             Item::Field(i) => {
                 let t = self.ty(i);
                 quote!(#t::META_WORDS)
@@ -216,7 +216,7 @@ impl Ctx {
             .copied()
             .filter(|item| match (part, item) {
                 (None, _) => true,
-                (Some(p), Item::Field(i) | Item::Ref(i) | Item::Part(i, _)) => {
+                (Some(p), Item::Field(i) | Item::Ref(i) | Item::Part(i, _) | Item::Again(i)) => {
                     self.fields[*i].part == p
                 }
             })
@@ -231,7 +231,7 @@ impl Ctx {
             let (i, p) = match item {
                 Item::Field(i) => (i, 0),
                 Item::Part(i, p) => (i, p),
-                Item::Ref(_) => continue,
+                Item::Ref(_) | Item::Again(_) => continue,
             };
             let var = self.meta_var(i, p);
             let words = self.item_meta_words(item);
@@ -296,9 +296,24 @@ impl Ctx {
                     if into_self {
                         let ident = &self.fields[i].ident;
                         quote!(self.#ident = #value;)
+                    } else if self.fields[i].attrs.again_after.is_some() {
+                        let var = self.value_var(i);
+                        quote!(let mut #var = #value;)
                     } else {
                         let var = self.value_var(i);
                         quote!(let #var = #value;)
+                    }
+                }
+                Item::Again(i) => {
+                    let t = self.ty(i);
+                    let name = &self.fields[i].wire_name;
+                    let value = quote!(#krate::__private::named(#t::read(r, 0), #name)?);
+                    if into_self {
+                        let ident = &self.fields[i].ident;
+                        quote!(self.#ident = #value;)
+                    } else {
+                        let var = self.value_var(i);
+                        quote!(#var = #value;)
                     }
                 }
                 Item::Part(i, p) => {
@@ -391,6 +406,11 @@ impl Ctx {
                     let meta = self.field_meta_for_write(i);
                     out.extend(quote!(#t::write(&self.#ident, w, #meta);));
                 }
+                Item::Again(i) => {
+                    let t = self.ty(i);
+                    let ident = &self.fields[i].ident;
+                    out.extend(quote!(#t::write(&self.#ident, w, 0);));
+                }
                 Item::Part(i, p) => {
                     let t = self.parts_ty(i);
                     let ident = &self.fields[i].ident;
@@ -444,7 +464,7 @@ impl Ctx {
                     let t = self.ty(i);
                     quote!(2 * #t::META_WORDS)
                 }
-                Item::Field(i) => {
+                Item::Field(i) | Item::Again(i) => {
                     let t = self.ty(i);
                     let ident = &self.fields[i].ident;
                     quote!(#t::wire_len(&self.#ident))

@@ -25,6 +25,8 @@ pub enum Item {
     Field(usize),
     /// Part `.1` of split-object field `.0`.
     Part(usize, usize),
+    /// Field `.0` again (a repeated fixed field).
+    Again(usize),
 }
 
 /// The wire order of a struct's fields.
@@ -60,6 +62,20 @@ pub fn layout(fields: &[FieldInfo]) -> syn::Result<Layout> {
         }
     }
 
+    let mut again_after: Vec<(usize, usize)> = Vec::new(); // (anchor, field)
+    for (i, f) in fields.iter().enumerate() {
+        if let Some(anchor) = &f.attrs.again_after {
+            let a = index_of(anchor)?;
+            if a <= i {
+                return Err(syn::Error::new(
+                    anchor.span(),
+                    "a repeated field must be repeated after a later field",
+                ));
+            }
+            again_after.push((a, i));
+        }
+    }
+
     let mut items = Vec::new();
     let mut referenced = vec![false; fields.len()];
     for (i, f) in fields.iter().enumerate() {
@@ -86,6 +102,9 @@ pub fn layout(fields: &[FieldInfo]) -> syn::Result<Layout> {
         }
         for &(_, k, p) in parts_after.iter().filter(|(a, _, _)| *a == i) {
             items.push(Item::Part(k, p));
+        }
+        for &(_, k) in again_after.iter().filter(|(a, _)| *a == i) {
+            items.push(Item::Again(k));
         }
     }
 

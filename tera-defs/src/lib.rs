@@ -48,7 +48,9 @@
 
 #![warn(missing_docs)]
 
+mod builder;
 pub mod codes;
+pub mod emit;
 pub mod files;
 mod grammar;
 pub mod map;
@@ -60,6 +62,8 @@ pub mod report;
 mod tree;
 mod validate;
 
+pub use builder::{BuildError, Builder};
+pub use emit::Serde;
 pub use files::{
     DefFileName, FileNameError, FoundFiles, check_paths, find_files, load_def_file, load_map_file,
     parse_def_file_name,

@@ -28,10 +28,10 @@ pub fn derives(opts: &EmitOptions, packet: bool) -> TokenStream {
         quote!(#rt::Block)
     };
     let serde = opts.serde_attr(quote!(derive(::serde::Serialize, ::serde::Deserialize)));
-    let krate = if *rt == syn::parse_quote!(::tera_packets) {
+    let path = quote!(#rt).to_string().replace(' ', "");
+    let krate = if path == "::tera_packets" {
         quote!()
     } else {
-        let path = quote!(#rt).to_string().replace(' ', "");
         quote!(#[tera(crate = #path)])
     };
     quote! {

@@ -60,7 +60,9 @@ fn merge_fields(block: &Block) -> Vec<OutField<'_>> {
     for item in &block.items {
         let field = match item {
             Item::Ref(r) => {
-                let Some(first) = r.path.first() else { continue };
+                let Some(first) = r.path.first() else {
+                    continue;
+                };
                 // `ref o.s`: the metadata of object `o`, placed once.
                 let target = ident(first);
                 if pending_refs.last() != Some(&target)
@@ -160,7 +162,7 @@ impl DefCtx<'_> {
                 tera.push(quote!(again_after(#anchor)));
             }
             if let Some(part) = part_starts.iter().position(|&s| s == index) {
-                let part = part + 1;
+                let part = proc_macro2::Literal::usize_unsuffixed(part + 1);
                 tera.push(quote!(part = #part));
             }
             let tera = if tera.is_empty() {
@@ -190,7 +192,12 @@ impl DefCtx<'_> {
             } else {
                 self.opts.serde_attr(quote!(serde(#(#serde),*)))
             };
-            let field_doc = f.def.doc.as_deref().map(doc).unwrap_or_default();
+            let mut text = format!("`{} {}`", f.def.ty.def_name(), f.def.name);
+            if let Some(comment) = &f.def.doc {
+                text.push_str(": ");
+                text.push_str(comment);
+            }
+            let field_doc = doc(&text);
             field_tokens.push(quote! {
                 #field_doc
                 #tera
@@ -201,7 +208,10 @@ impl DefCtx<'_> {
 
         let derive = derives(self.opts, matches!(role, Role::Packet { .. }));
         let packet_attr = match role {
-            Role::Packet { name, version } => quote!(#[tera(name = #name, version = #version)]),
+            Role::Packet { name, version } => {
+                let version = proc_macro2::Literal::u32_unsuffixed(version);
+                quote!(#[tera(name = #name, version = #version)])
+            }
             Role::Nested { .. } => quote!(),
         };
         let docs = doc(docs);
@@ -210,7 +220,7 @@ impl DefCtx<'_> {
                 #docs
                 #derive
                 #packet_attr
-                pub struct #name;
+                pub struct #name {}
             }
         } else {
             quote! {
@@ -226,12 +236,23 @@ impl DefCtx<'_> {
 
     /// Emits the nested struct of an array or object field, if it has one,
     /// and returns the path to use in the field's type.
-    fn nested_type(&mut self, f: &OutField<'_>, fpath: &[String], in_nested: bool) -> Option<TokenStream> {
+    fn nested_type(
+        &mut self,
+        f: &OutField<'_>,
+        fpath: &[String],
+        in_nested: bool,
+    ) -> Option<TokenStream> {
         let (block, part_starts, what) = match (&f.def.ty, &f.object) {
-            (FieldType::Object(_), Some((merged, starts))) => {
-                (merged.clone(), starts.clone(), format!("The object `{}`.", f.def.name))
-            }
-            (FieldType::Array(b), _) => (b.clone(), Vec::new(), format!("An element of `{}`.", f.def.name)),
+            (FieldType::Object(_), Some((merged, starts))) => (
+                merged.clone(),
+                starts.clone(),
+                format!("The object `{}`.", f.def.name),
+            ),
+            (FieldType::Array(b), _) => (
+                b.clone(),
+                Vec::new(),
+                format!("An element of `{}`.", f.def.name),
+            ),
             _ => return None,
         };
         let type_name = self
@@ -256,7 +277,11 @@ impl DefCtx<'_> {
             &docs,
         );
         self.nested.push(tokens);
-        let lifetime = if block_borrows(&block) { quote!(<'a>) } else { quote!() };
+        let lifetime = if block_borrows(&block) {
+            quote!(<'a>)
+        } else {
+            quote!()
+        };
         let module = &self.nested_module;
         Some(if in_nested {
             quote!(#type_ident #lifetime)

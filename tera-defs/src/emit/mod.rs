@@ -20,15 +20,20 @@ use crate::map::MapFile;
 use crate::model::Def;
 
 /// How serde derives are emitted.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Serde {
     /// No serde derives.
     Off,
     /// Always derive `Serialize`/`Deserialize` (the crate depends on serde).
     On,
     /// Derive them behind `#[cfg(feature = "...")]` of the generated crate.
-    #[default]
     Feature(String),
+}
+
+impl Default for Serde {
+    fn default() -> Self {
+        Serde::feature()
+    }
 }
 
 impl Serde {
@@ -39,7 +44,7 @@ impl Serde {
 }
 
 /// Options of the emitter.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EmitOptions {
     /// The path of the runtime crate in generated code, e.g. `::tera_packets`.
     pub runtime: syn::Path,
@@ -53,6 +58,16 @@ impl Default for EmitOptions {
             runtime: syn::parse_quote!(::tera_packets),
             serde: Serde::feature(),
         }
+    }
+}
+
+impl std::fmt::Debug for EmitOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let runtime = &self.runtime;
+        f.debug_struct("EmitOptions")
+            .field("runtime", &quote!(#runtime).to_string())
+            .field("serde", &self.serde)
+            .finish()
     }
 }
 

@@ -1,0 +1,41 @@
+//! Compiles the packet definitions into `$OUT_DIR/tera_packets.rs`.
+//!
+//! By default: the project's own `defs/` and `maps/`. With `TERA_DATA_DIR`
+//! set to a tera-data checkout: its `definitions/` (or `protocol/`) and its
+//! `maps/` (or `map/`, `map_base/`) instead. `TERA_EXTRA_DEFS` adds more
+//! def folders (separated like `PATH`).
+
+use std::path::{Path, PathBuf};
+
+fn first_dir(root: &Path, names: &[&str]) -> Option<PathBuf> {
+    names.iter().map(|n| root.join(n)).find(|p| p.is_dir())
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=TERA_DATA_DIR");
+    println!("cargo:rerun-if-env-changed=TERA_EXTRA_DEFS");
+    let mut builder = tera_defs::Builder::new();
+    match std::env::var_os("TERA_DATA_DIR") {
+        Some(dir) => {
+            let root = PathBuf::from(dir);
+            let defs = first_dir(&root, &["definitions", "protocol"]).unwrap_or(root.clone());
+            builder.defs_dir(defs);
+            if let Some(maps) = first_dir(&root, &["maps", "map", "map_base"]) {
+                builder.maps_dir(maps);
+            }
+        }
+        None => {
+            builder.defs_dir("defs").maps_dir("maps");
+        }
+    }
+    // More def folders, separated like PATH (the synthetic defs in CI).
+    if let Some(extra) = std::env::var_os("TERA_EXTRA_DEFS") {
+        for dir in std::env::split_paths(&extra) {
+            builder.defs_dir(dir);
+        }
+    }
+    if let Err(e) = builder.compile() {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,181 @@
+//! `AnyPacket` and `PACKETS`: every compiled-in packet by name and version.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::EmitOptions;
+use super::module::{Group, generics, version_ident};
+use crate::names::pascal_case;
+
+pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
+    let rt = &opts.runtime;
+    let mut variants = Vec::new();
+    let mut infos = Vec::new();
+    let mut decode_arms = Vec::new();
+    let mut deser_arms = Vec::new();
+    let mut names = Vec::new();
+    for g in groups {
+        let module = &g.module;
+        for def in &g.defs {
+            let v = version_ident(def);
+            let variant = format_ident!("{}{}", pascal_case(&def.name), v);
+            let gen_a = generics(def);
+            let ty = quote!(#module::#v #gen_a);
+            let ty_static = if gen_a.is_empty() {
+                quote!(#module::#v)
+            } else {
+                quote!(#module::#v<'static>)
+            };
+            let file = format!(" `{}`", def.file_name);
+            let name = &def.name;
+            let version = proc_macro2::Literal::u32_unsuffixed(def.version);
+            let platform = match &def.platform {
+                Some(p) => quote!(::core::option::Option::Some(#p)),
+                None => quote!(::core::option::Option::None),
+            };
+            variants.push(quote!(#[doc = #file] #variant(#ty)));
+            infos.push(quote! {
+                #rt::PacketInfo {
+                    name: #name,
+                    version: #version,
+                    platform: #platform,
+                    fixed_len: match <#ty_static as #rt::Wire<'static>>::FIXED_SIZE {
+                        ::core::option::Option::Some(n) => ::core::option::Option::Some(n + #rt::HEADER_LEN),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    },
+                }
+            });
+            if def.platform.is_none() {
+                decode_arms.push(quote! {
+                    (#name, #version) => AnyPacket::#variant(<#ty as #rt::Packet<'a>>::decode(packet)?)
+                });
+                deser_arms.push(quote! {
+                    (#name, #version) => AnyPacket::#variant(::serde::Deserialize::deserialize(deserializer)?)
+                });
+            }
+            names.push((variant, name.clone(), version.clone()));
+        }
+    }
+    let variant_idents: Vec<_> = names.iter().map(|(v, _, _)| v).collect();
+    let name_strs: Vec<_> = names.iter().map(|(_, n, _)| n).collect();
+    let versions: Vec<_> = names.iter().map(|(_, _, v)| v).collect();
+
+    let serde = match opts.serde_cfg() {
+        None => quote!(),
+        Some(cfg) => quote! {
+            #cfg
+            impl ::serde::Serialize for AnyPacket<'_> {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        #(AnyPacket::#variant_idents(p) => ::serde::Serialize::serialize(p, serializer),)*
+                    }
+                }
+            }
+
+            #cfg
+            impl AnyPacket<'static> {
+                /// Reads a packet value (the JSON encoding of tera-toolbox)
+                /// as version `version` of packet `name`.
+                pub fn deserialize_as<'de, D: ::serde::Deserializer<'de>>(
+                    name: &str,
+                    version: u32,
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    ::core::result::Result::Ok(match (name, version) {
+                        #(#deser_arms,)*
+                        _ => {
+                            return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                                ::std::format!("unknown packet {name}.{version}"),
+                            ));
+                        }
+                    })
+                }
+            }
+        },
+    };
+
+    quote! {
+        /// Every compiled-in packet version, sorted by name and version.
+        pub static PACKETS: &[#rt::PacketInfo] = &[#(#infos),*];
+
+        /// A packet of any compiled-in def.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum AnyPacket<'a> {
+            #(#variants,)*
+        }
+
+        impl<'a> AnyPacket<'a> {
+            /// Decodes `packet` as version `version` of packet `name`.
+            pub fn decode(name: &str, version: u32, packet: &'a [u8]) -> ::core::result::Result<Self, #rt::AnyError> {
+                ::core::result::Result::Ok(match (name, version) {
+                    #(#decode_arms,)*
+                    _ => return ::core::result::Result::Err(#rt::AnyError::unknown(name, version)),
+                })
+            }
+
+            /// The packet's name.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    #(AnyPacket::#variant_idents(_) => #name_strs,)*
+                }
+            }
+
+            /// The packet's def version.
+            pub fn version(&self) -> u32 {
+                match self {
+                    #(AnyPacket::#variant_idents(_) => #versions,)*
+                }
+            }
+
+            /// The exact size of the encoded packet, header included.
+            pub fn encoded_len(&self) -> usize {
+                match self {
+                    #(AnyPacket::#variant_idents(p) => #rt::Packet::encoded_len(p),)*
+                }
+            }
+
+            /// Encodes the packet into the front of `buf` with `opcode` in
+            /// its header and returns its length.
+            pub fn encode_into_with_opcode(&self, opcode: u16, buf: &mut [u8]) -> #rt::Result<usize> {
+                match self {
+                    #(AnyPacket::#variant_idents(p) => #rt::Packet::encode_into_with_opcode(p, opcode, buf),)*
+                }
+            }
+
+            /// Encodes the packet into a new vector, opcode 0.
+            pub fn encode(&self) -> #rt::Result<::std::vec::Vec<u8>> {
+                match self {
+                    #(AnyPacket::#variant_idents(p) => #rt::Packet::encode(p),)*
+                }
+            }
+
+            /// Copies whatever is borrowed from the packet's buffer.
+            pub fn into_owned(self) -> AnyPacket<'static> {
+                match self {
+                    #(AnyPacket::#variant_idents(p) => AnyPacket::#variant_idents(#rt::IntoOwned::into_owned(p)),)*
+                }
+            }
+
+            /// Decodes a whole packet by the opcode in its header: `map`
+            /// names it, `version` picks the def version (`None`: the
+            /// highest compiled in).
+            pub fn decode_opcode(
+                map: &#rt::ProtocolMap,
+                version: ::core::option::Option<u32>,
+                packet: &'a [u8],
+            ) -> ::core::result::Result<Self, #rt::AnyError> {
+                let opcode = #rt::opcode_of(packet)?;
+                let name = map.name(opcode).ok_or(#rt::AnyError::UnknownOpcode(opcode))?;
+                let version = match version {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => #rt::latest_version(PACKETS, name)
+                        .ok_or_else(|| #rt::AnyError::unknown(name, 0))?,
+                };
+                Self::decode(name, version, packet)
+            }
+        }
+
+        #serde
+    }
+}
