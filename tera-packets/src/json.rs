@@ -168,7 +168,7 @@ impl<'de> Deserialize<'de> for Bytes<'_> {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Bytes<'static>, E> {
                 let digits = v.as_bytes();
-                if digits.len() % 2 != 0 {
+                if !digits.len().is_multiple_of(2) {
                     return Err(E::invalid_length(digits.len(), &self));
                 }
                 digits
