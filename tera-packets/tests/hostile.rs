@@ -11,7 +11,10 @@ use tera_packets::{Array, Bytes, Error, ErrorKind, Packet, Str};
 
 fn hex(s: &str) -> Vec<u8> {
     let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_hexdigit).collect();
-    assert!(digits.len() % 2 == 0, "odd number of hex digits in {s:?}");
+    assert!(
+        digits.len().is_multiple_of(2),
+        "odd number of hex digits in {s:?}"
+    );
     digits
         .chunks(2)
         .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
