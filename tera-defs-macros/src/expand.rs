@@ -278,7 +278,17 @@ impl Ctx {
         } else {
             self.implicit_meta_lets(items)
         };
-        for &item in items {
+        let interleaved_at = |k: usize| match items.get(k) {
+            Some(Item::Field(j)) => self.fields[*j].attrs.interleaved,
+            _ => false,
+        };
+        for (k, &item) in items.iter().enumerate() {
+            // A run of interleaved arrays ends where the writer's cursor
+            // ends: after the last element written, the furthest one.
+            let grouped = interleaved_at(k);
+            if grouped && (k == 0 || !interleaved_at(k - 1)) {
+                out.extend(quote!(let mut __interleaved_end = r.pos();));
+            }
             out.extend(match item {
                 Item::Ref(i) => {
                     let var = self.meta_var(i, 0);
@@ -338,6 +348,14 @@ impl Ctx {
                     }
                 }
             });
+            if grouped {
+                out.extend(quote! {
+                    __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
+                });
+                if !interleaved_at(k + 1) {
+                    out.extend(quote!(r.set_pos(__interleaved_end);));
+                }
+            }
         }
         out
     }
