@@ -47,7 +47,9 @@ struct NestedInner<'a> {
     leaf: Str<'a>,
 }
 
-/// A run of three interleaved arrays, one with nested data.
+/// A run of three interleaved arrays, one with nested data, and a fixed
+/// field after them (read after the last element written, whichever array
+/// it belongs to).
 #[derive(Debug, PartialEq, Packet)]
 #[tera(name = "R_INTERLEAVED", version = 1)]
 struct Interleaved<'a> {
@@ -58,6 +60,7 @@ struct Interleaved<'a> {
     b: Array<'a, u32>,
     #[tera(interleaved)]
     c: Array<'a, InterC>,
+    after: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Block)]
@@ -364,8 +367,9 @@ fn interleaved() -> impl Strategy<Value = Interleaved<'static>> {
         list(a, 3),
         list(any::<u32>(), 4),
         list(any::<u8>().prop_map(|y| InterC { y }), 3),
+        any::<u32>(),
     )
-        .prop_map(|(id, a, b, c)| Interleaved { id, a, b, c })
+        .prop_map(|(id, a, b, c, after)| Interleaved { id, a, b, c, after })
 }
 
 fn explicit_ref() -> impl Strategy<Value = ExplicitRef<'static>> {
@@ -545,6 +549,50 @@ proptest! {
         bytes[..2].copy_from_slice(&len);
         check_all(&bytes);
     }
+}
+
+/// `array<uint16>[interleaved] a; array<byte>[interleaved] b; uint32 after`
+#[derive(Debug, PartialEq, Packet)]
+#[tera(name = "R_INTERLEAVED_AFTER", version = 1)]
+struct InterleavedAfter<'a> {
+    #[tera(interleaved)]
+    a: Array<'a, u16>,
+    #[tera(interleaved)]
+    b: Array<'a, u8>,
+    after: u32,
+}
+
+#[test]
+fn fixed_field_after_interleaved_arrays_is_read_where_written() {
+    // The writer ends the run after a[2], the last element written; the
+    // last array of the run, `b`, ended earlier (after b[0] at 18).
+    let v = InterleavedAfter {
+        a: vec![1, 2, 3].into(),
+        b: vec![9].into(),
+        after: 0xdead_beef,
+    };
+    let bytes = v.encode().unwrap();
+    let expected: &[u8] = &[
+        0x27, 0, 0, 0, // 39 bytes
+        3, 0, 12, 0, // a: 3 at 12
+        1, 0, 18, 0, // b: 1 at 18
+        12, 0, 23, 0, 1, 0, // a[0]
+        18, 0, 0, 0, 9, // b[0]
+        23, 0, 29, 0, 2, 0, // a[1]
+        29, 0, 0, 0, 3, 0, // a[2]
+        0xef, 0xbe, 0xad, 0xde, // after
+    ];
+    assert_eq!(bytes, expected);
+    assert_eq!(InterleavedAfter::decode(&bytes).unwrap(), v);
+    // All empty: `after` follows the metadata.
+    let v = InterleavedAfter {
+        a: Array::default(),
+        b: Array::default(),
+        after: 7,
+    };
+    let bytes = v.encode().unwrap();
+    assert_eq!(bytes, [16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0]);
+    assert_eq!(InterleavedAfter::decode(&bytes).unwrap(), v);
 }
 
 /// The mutation tests above are only worth something if some mutants decode:
