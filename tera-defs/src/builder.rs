@@ -35,7 +35,10 @@ pub enum BuildError {
 fn render(reports: &[Report]) -> String {
     let errors: usize = reports.iter().map(Report::error_count).sum();
     let mut out: String = reports.iter().map(|r| r.render(false)).collect();
-    out.push_str(&format!("{errors} errors in the packet definitions\n"));
+    let plural = if errors == 1 { "" } else { "s" };
+    out.push_str(&format!(
+        "{errors} error{plural} in the packet definitions\n"
+    ));
     out
 }
 

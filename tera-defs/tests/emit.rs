@@ -1,0 +1,111 @@
+//! Snapshots of the generated source for a handful of the project's own
+//! defs, so that a change in emission shows in review; and the Builder's
+//! behaviour on bad input and on unchanged output.
+
+use std::path::{Path, PathBuf};
+
+use tera_defs::{BuildError, Builder, Serde};
+
+fn own_def(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../defs")
+        .join(name)
+}
+
+fn generate(file: &str) -> String {
+    Builder::new()
+        .defs_dir(own_def(file))
+        .generate()
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn snapshot_plain_packet_with_versions_and_renames() {
+    insta::assert_snapshot!("s_chat_2", generate("S_CHAT.2.def"));
+}
+
+#[test]
+fn snapshot_split_object_and_array_of_values() {
+    insta::assert_snapshot!("s_skill_result_1", generate("S_SKILL_RESULT.1.def"));
+}
+
+#[test]
+fn snapshot_explicit_refs_and_nested_arrays() {
+    insta::assert_snapshot!("s_itemlist_1", generate("S_ITEMLIST.1.def"));
+}
+
+#[test]
+fn snapshot_interleaved_arrays() {
+    insta::assert_snapshot!(
+        "c_start_combo_skill_1",
+        generate("C_START_COMBO_SKILL.1.def")
+    );
+}
+
+#[test]
+fn snapshot_empty_packet_without_serde() {
+    let source = Builder::new()
+        .defs_dir(own_def("S_PING.1.def"))
+        .serde(Serde::Off)
+        .generate()
+        .unwrap();
+    assert!(!source.contains("serde"));
+    insta::assert_snapshot!("s_ping_1_no_serde", source);
+}
+
+#[test]
+fn packets_filter_and_latest_only() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../defs");
+    let only_chat = Builder::new()
+        .defs_dir(&dir)
+        .packets(["S_CHAT"])
+        .generate()
+        .unwrap();
+    assert!(only_chat.contains("pub mod s_chat"));
+    assert!(!only_chat.contains("pub mod s_ping"));
+    assert!(only_chat.contains("pub struct V1") && only_chat.contains("pub struct V2"));
+    let latest = Builder::new()
+        .defs_dir(&dir)
+        .packets(["S_CHAT"])
+        .latest_only(true)
+        .generate()
+        .unwrap();
+    assert!(latest.contains("pub struct V2") && !latest.contains("pub struct V1"));
+}
+
+#[test]
+fn schema_errors_stop_the_build_with_diagnostics() {
+    let dir = std::env::temp_dir().join(format!("tera-defs-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("S_BAD.1.def"), "int32 a\nfloot b\narray<nope> c\n").unwrap();
+    std::fs::write(dir.join("S_GOOD.1.def"), "int32 a\n").unwrap();
+    let err = Builder::new().defs_dir(&dir).generate().unwrap_err();
+    let BuildError::Schema(reports) = &err else {
+        panic!("expected schema errors, got {err}");
+    };
+    assert_eq!(reports.len(), 1);
+    let text = err.to_string();
+    assert!(text.contains("S_BAD.1.def:2:1"), "{text}");
+    assert!(text.contains("unknown type `floot`"), "{text}");
+    assert!(
+        text.ends_with("2 errors in the packet definitions\n"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compile_writes_only_when_the_content_changes() {
+    let out = std::env::temp_dir().join(format!("tera-defs-out-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let mut builder = Builder::new();
+    builder.defs_dir(own_def("S_PING.1.def")).out_dir(&out);
+    builder.compile().unwrap();
+    let file = out.join("tera_packets.rs");
+    let first = std::fs::metadata(&file).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    builder.compile().unwrap();
+    let second = std::fs::metadata(&file).unwrap().modified().unwrap();
+    assert_eq!(first, second, "an unchanged build rewrote the file");
+    std::fs::remove_dir_all(&out).unwrap();
+}
