@@ -1,18 +1,38 @@
 //! The `tera-defs` command.
 //!
 //! Each subcommand lives in its own file under `src/cmd/`; `main` only
-//! parses the arguments and dispatches. Exit codes: 0 success, 1 when the
-//! command found errors, 2 for usage errors (clap's default).
+//! parses the arguments and dispatches. Exit codes are described in
+//! [`fail`].
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 mod cmd;
+mod compare;
+mod defname;
+mod fail;
+mod hex;
+mod input;
+mod jsonl;
+mod layout;
 
-/// Tools for TERA packet definitions (.def) and opcode maps.
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  success
+  1  bad data: hex or JSON that does not parse, a packet that does not decode,
+     a value that does not encode, an opcode missing from the map, defs with
+     errors (check, gen, diff); with --jsonl: any line failed
+  2  bad command line: usage errors, an unknown def name or version, a file
+     that cannot be read, a map file that does not parse
+
+The packets that decode/encode/list know are the ones compiled into this
+binary: the project's defs/ by default, or the tera-data checkout named by
+TERA_DATA_DIR when it was built.";
+
+/// Tools for TERA packet definitions (.def), opcode maps and packets.
 #[derive(Debug, Parser)]
-#[command(name = "tera-defs", version, about)]
+#[command(name = "tera-defs", version, about, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,11 +42,47 @@ struct Cli {
 enum Command {
     /// Parse and validate .def and .map files (files or folders).
     Check(cmd::check::CheckArgs),
+    /// Decode a packet (hex or raw bytes) and print it as JSON.
+    #[command(after_help = "Examples:
+  tera-defs decode --def S_CHAT.2 1e004f4c...
+  xxd -p packet.bin | tera-defs decode --def S_CHAT
+  tera-defs decode --opcode --map protocol.365100.map --file packet.bin
+  tera-defs decode --jsonl < packets.jsonl > values.jsonl")]
+    Decode(cmd::decode::DecodeArgs),
+    /// Encode a JSON value (what decode prints) into a packet, as hex.
+    #[command(after_help = "Examples:
+  tera-defs encode --def S_PING '{}'
+  tera-defs encode --def S_CHAT.2 --map protocol.1.map < value.json
+  tera-defs encode --jsonl < values.jsonl > packets.jsonl")]
+    Encode(cmd::encode::EncodeArgs),
+    /// List the compiled-in packets: versions, opcodes, sizes.
+    List(cmd::list::ListArgs),
+    /// Print the Rust source that build.rs would generate for defs.
+    #[command(name = "gen")]
+    Generate(cmd::generate::GenArgs),
+    /// Explain how two defs differ, field by field, and whether their wire
+    /// layout is the same.
+    Diff(cmd::diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Check(args) => cmd::check::run(&args),
+    let outcome = match &cli.command {
+        Command::Check(args) => Ok(cmd::check::run(args)),
+        Command::Decode(args) => cmd::decode::run(args),
+        Command::Encode(args) => cmd::encode::run(args),
+        Command::List(args) => cmd::list::run(args),
+        Command::Generate(args) => cmd::generate::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(fail) => {
+            let (code, message) = fail.report();
+            if let Some(message) = message {
+                eprintln!("error: {message}");
+            }
+            code
+        }
     }
 }

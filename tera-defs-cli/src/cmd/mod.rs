@@ -1,3 +1,8 @@
 //! Subcommands, one file each.
 
 pub mod check;
+pub mod decode;
+pub mod diff;
+pub mod encode;
+pub mod generate;
+pub mod list;

@@ -1,0 +1,57 @@
+//! `tera-defs diff A.def B.def`: how two versions of a packet differ.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use tera_defs::{Def, load_def_file};
+
+use crate::compare::compare;
+use crate::fail::{Fail, Outcome};
+
+/// Arguments of `diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The older def file.
+    #[arg(value_name = "A.def")]
+    pub a: PathBuf,
+    /// The newer def file.
+    #[arg(value_name = "B.def")]
+    pub b: PathBuf,
+}
+
+fn load(path: &std::path::Path) -> Result<Def, Fail> {
+    let checked = load_def_file(path);
+    checked.def.ok_or_else(|| {
+        let color = std::io::stderr().is_terminal();
+        let _ = std::io::stderr().write_all(checked.report.render(color).as_bytes());
+        Fail::Data(format!("{} has errors: nothing compared", path.display()))
+    })
+}
+
+/// Runs `diff`.
+pub fn run(args: &DiffArgs) -> Outcome {
+    let a = load(&args.a)?;
+    let b = load(&args.b)?;
+    let result = compare(&a, &b);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "A: {}", args.a.display())?;
+    writeln!(out, "B: {}", args.b.display())?;
+    if a.name != b.name {
+        writeln!(
+            out,
+            "note: comparing two different packets, {} and {}",
+            a.name, b.name
+        )?;
+    }
+    if result.changes.is_empty() {
+        writeln!(out, "no field differs")?;
+    }
+    for change in &result.changes {
+        writeln!(out, "  {change}")?;
+    }
+    writeln!(out, "{}", result.wire)?;
+    Ok(ExitCode::SUCCESS)
+}

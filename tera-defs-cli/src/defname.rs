@@ -1,0 +1,203 @@
+//! Def names on the command line (`S_CHAT`, `S_CHAT.4`, `S_CHAT.4.def`),
+//! resolved against the compiled-in packets, with suggestions for typos.
+
+use tera_data::{PACKETS, PacketInfo};
+
+use crate::fail::Fail;
+
+/// A packet name and version that is compiled in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefRef {
+    /// The packet name.
+    pub name: &'static str,
+    /// The def version.
+    pub version: u32,
+}
+
+impl std::fmt::Display for DefRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.name, self.version)
+    }
+}
+
+/// Splits `S_CHAT.4.def`, `S_CHAT.4` or `S_CHAT` into name and version.
+/// `None` when the text has another shape (a platform infix, a version that
+/// is not a number).
+pub fn split(spec: &str) -> Option<(&str, Option<u32>)> {
+    let stem = spec.strip_suffix(".def").unwrap_or(spec);
+    match stem.split_once('.') {
+        None => Some((stem, None)),
+        Some((name, version)) => {
+            let version = version.parse().ok()?;
+            Some((name, Some(version)))
+        }
+    }
+}
+
+/// Resolves a `--def` value; `version` (from `--version`) applies when the
+/// spec has none. Without any version the highest one is taken.
+pub fn resolve(spec: &str, version: Option<u32>) -> Result<DefRef, Fail> {
+    let Some((name, spec_version)) = split(spec) else {
+        return Err(Fail::Usage(format!(
+            "`{spec}` is not a def: expected NAME, NAME.VERSION or NAME.VERSION.def \
+             (e.g. S_CHAT.2)"
+        )));
+    };
+    let version = match (spec_version, version) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(Fail::Usage(format!(
+                "`{spec}` names version {a} but --version says {b}"
+            )));
+        }
+        (a, b) => a.or(b),
+    };
+    lookup(name, version).map_err(Fail::Usage)
+}
+
+/// Finds `name` (at `version`, or its highest version) in [`PACKETS`]; the
+/// error says what exists instead.
+pub fn lookup(name: &str, version: Option<u32>) -> Result<DefRef, String> {
+    let versions = versions_of(name);
+    let Some(&highest) = versions.iter().max() else {
+        return Err(unknown_name(name));
+    };
+    let info = PACKETS
+        .iter()
+        .find(|p| p.name == name)
+        .expect("a name with versions is in PACKETS");
+    match version {
+        None => Ok(DefRef {
+            name: info.name,
+            version: highest,
+        }),
+        Some(v) if versions.contains(&v) => Ok(DefRef {
+            name: info.name,
+            version: v,
+        }),
+        Some(v) => Err(format!(
+            "{name} has no version {v}; compiled in: {}",
+            join(&versions)
+        )),
+    }
+}
+
+/// The compiled-in versions of `name` (without platform defs), ascending.
+pub fn versions_of(name: &str) -> Vec<u32> {
+    PACKETS
+        .iter()
+        .filter(|p| p.name == name && p.platform.is_none())
+        .map(|p: &PacketInfo| p.version)
+        .collect()
+}
+
+fn join(versions: &[u32]) -> String {
+    versions
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The message for a name that is not compiled in, with suggestions.
+pub fn unknown_name(name: &str) -> String {
+    let mut names: Vec<&str> = PACKETS.iter().map(|p| p.name).collect();
+    names.dedup();
+    let near = nearest(name, &names);
+    let mut message = format!("unknown packet `{name}`");
+    match near.as_slice() {
+        [] => message.push_str(" (`tera-defs list` shows the compiled-in packets)"),
+        [one] => message.push_str(&format!(": did you mean {one}?")),
+        many => message.push_str(&format!(": did you mean one of {}?", many.join(", "))),
+    }
+    message
+}
+
+/// Up to three names closest to `name` (case-insensitive edit distance),
+/// closest first, within a distance that still looks like a typo.
+pub fn nearest<'a>(name: &str, names: &[&'a str]) -> Vec<&'a str> {
+    let wanted = name.to_ascii_uppercase();
+    let limit = (wanted.len() / 3).max(2);
+    let mut scored: Vec<(usize, &str)> = names
+        .iter()
+        .map(|n| (distance(&wanted, &n.to_ascii_uppercase()), *n))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    scored.sort();
+    let Some(&(best, _)) = scored.first() else {
+        return Vec::new();
+    };
+    scored
+        .into_iter()
+        .filter(|(d, _)| *d == best || *d <= 1)
+        .take(3)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// Levenshtein distance over bytes, with a transposition (`CAHT` -> `CHAT`)
+/// costing one edit.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_forms() {
+        assert_eq!(split("S_CHAT"), Some(("S_CHAT", None)));
+        assert_eq!(split("S_CHAT.4"), Some(("S_CHAT", Some(4))));
+        assert_eq!(split("S_CHAT.4.def"), Some(("S_CHAT", Some(4))));
+        assert_eq!(split("S_CHAT.x"), None);
+        assert_eq!(split("S_CHAT.4.console"), None);
+    }
+
+    #[test]
+    fn edit_distance() {
+        assert_eq!(distance("S_CHAT", "S_CHAT"), 0);
+        assert_eq!(distance("S_CAHT", "S_CHAT"), 1);
+        assert_eq!(distance("S_CHA", "S_CHAT"), 1);
+        assert_eq!(distance("C_CHAT", "S_CHAT"), 1);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn nearest_names() {
+        let names = ["S_CHAT", "C_CHAT", "S_LOGIN", "S_WHISPER"];
+        assert_eq!(nearest("S_CAHT", &names), ["S_CHAT"]);
+        assert_eq!(nearest("s_chat", &names), ["S_CHAT", "C_CHAT"]);
+        assert!(nearest("NOTHING_LIKE_IT", &names).is_empty());
+    }
+
+    #[test]
+    fn compiled_in_chat() {
+        // S_CHAT is in the project's own defs and in the corpus.
+        let found = lookup("S_CHAT", None).unwrap();
+        assert_eq!(found.version, *versions_of("S_CHAT").last().unwrap());
+        assert!(
+            lookup("S_CHAT", Some(9999))
+                .unwrap_err()
+                .contains("no version 9999")
+        );
+        assert!(unknown_name("S_CAHT").contains("did you mean S_CHAT?"));
+    }
+}
