@@ -1,1 +1,60 @@
-//! TODO
+//! TERA data center files: the game's packed database of XML-like data.
+//!
+//! - [`unpack`] / [`pack`]: a `.dat` is AES-128-CFB (a per-build [`DatKey`])
+//!   over a `u32` size and a zlib stream; unpacking gives the `.dec` bytes.
+//! - [`DataCenter`]: a zero-copy tree over `.dec` bytes, 64- or 32-bit
+//!   element layout ([`Arch`]), version 3 or 6. [`Element`]s have a name,
+//!   typed [`Attribute`]s ([`Value`]: int, bool, float, string) and children;
+//!   strings are UTF-16 views ([`DcStr`]).
+//! - [`verify()`]: the strict checks (hashes, buckets, indexes, addresses,
+//!   booleans, sizes...), every [`Problem`] with its byte offset and place.
+//! - [`write_dec`]: a valid, deterministic file from an [`OwnedElement`] tree.
+//! - [`export()`]: streaming XML or JSON of a tree or sub-tree.
+//!
+//! ```
+//! use tera_datacenter::{DataCenter, OwnedElement, OwnedValue, Value, WriteOptions, write_dec};
+//!
+//! let tree = OwnedElement::root(vec![
+//!     OwnedElement::new("AreaList").child(
+//!         OwnedElement::new("Area")
+//!             .attr("id", OwnedValue::Int(7))
+//!             .attr("name", OwnedValue::Str("Velika".into())),
+//!     ),
+//! ]);
+//! let bytes = write_dec(&tree, &WriteOptions::default()).unwrap();
+//! assert!(tera_datacenter::verify(&bytes, None).is_ok());
+//!
+//! let dc = DataCenter::parse(&bytes).unwrap();
+//! let area = dc.root().select("AreaList/Area")[0];
+//! assert_eq!(area.attribute("id"), Some(Value::Int(7)));
+//! assert!(area.attribute("name").unwrap().as_str().unwrap() == "Velika");
+//! assert_eq!(dc.root().children_named("AreaList").count(), 1);
+//! ```
+#![warn(missing_docs)]
+
+pub mod cli;
+mod crypt;
+mod error;
+mod export;
+mod fuzz;
+mod hash;
+mod layout;
+mod owned;
+mod string;
+mod tree;
+mod verify;
+mod write;
+
+pub use crypt::{DatKey, KeyError, pack, unpack, unpack_lenient};
+pub use error::{Error, WriteError};
+pub use export::{
+    ExportError, ExportOptions, ExportStats, Format, PROGRESS_EVERY, export, export_all,
+};
+pub use fuzz::{fuzz_dat, fuzz_open};
+pub use hash::{bucket_of, string_hash, value_hash};
+pub use layout::{Arch, Header, Version};
+pub use owned::{OwnedElement, OwnedValue, name_order};
+pub use string::DcStr;
+pub use tree::{Address, Attribute, Attributes, Children, DataCenter, Element, Value};
+pub use verify::{Place, Problem, ProblemKind, Report, Table, verify, verify_dat};
+pub use write::{WriteOptions, write_dec};

@@ -1,0 +1,227 @@
+//! Streaming export of a tree or sub-tree to XML or JSON: written while
+//! walking, through a 64 KiB buffer, with no copy of the tree.
+
+mod json;
+mod xml;
+
+use std::io::{self, Write};
+
+use crate::{Address, Element};
+
+/// Output format of [`export`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One XML element per element; attributes as XML attributes, the
+    /// `__value__` attribute as text.
+    Xml,
+    /// One JSON object per element: `{"name", "attributes", "value",
+    /// "children"}` (empty parts left out).
+    Json,
+}
+
+/// How to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// The format.
+    pub format: Format,
+    /// Indent with two spaces per level (else everything on one line).
+    pub pretty: bool,
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportStats {
+    /// Elements written.
+    pub elements: u64,
+    /// Bytes written.
+    pub bytes: u64,
+}
+
+/// Why an export stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The writer failed.
+    #[error("writing the export: {0}")]
+    Io(#[from] io::Error),
+    /// The file reaches a node twice: exporting would never end (a cycle) or
+    /// blow up (shared sub-trees).
+    #[error("node {0} is reached twice (cycle or shared node)")]
+    ReachedTwice(Address),
+}
+
+/// How often (in elements) the progress callback is called.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// Buffered output that counts bytes.
+pub(crate) struct Sink<'w> {
+    out: &'w mut dyn Write,
+    buf: Vec<u8>,
+    written: u64,
+}
+
+impl<'w> Sink<'w> {
+    fn new(out: &'w mut dyn Write) -> Self {
+        Sink {
+            out,
+            buf: Vec::with_capacity(1 << 16),
+            written: 0,
+        }
+    }
+
+    pub(crate) fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= (1 << 16) - 1024 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn put_char(&mut self, c: char) -> io::Result<()> {
+        let mut tmp = [0u8; 4];
+        self.put(c.encode_utf8(&mut tmp).as_bytes())
+    }
+
+    pub(crate) fn indent(&mut self, pretty: bool, depth: usize) -> io::Result<()> {
+        if pretty {
+            self.put(b"\n")?;
+            for _ in 0..depth {
+                self.put(b"  ")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.written += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// What comes before an element in a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sep {
+    /// Nothing: the first top-level element.
+    None,
+    /// The first child: opens the list.
+    Open,
+    /// A later element.
+    Comma,
+}
+
+/// The events of a walk.
+pub(crate) trait Emit {
+    fn prologue(&mut self, out: &mut Sink<'_>, roots: usize) -> io::Result<()>;
+    fn begin(
+        &mut self,
+        out: &mut Sink<'_>,
+        e: &Element<'_>,
+        depth: usize,
+        sep: Sep,
+    ) -> io::Result<()>;
+    fn end(
+        &mut self,
+        out: &mut Sink<'_>,
+        e: &Element<'_>,
+        depth: usize,
+        had_children: bool,
+    ) -> io::Result<()>;
+    fn epilogue(&mut self, out: &mut Sink<'_>, roots: usize) -> io::Result<()>;
+}
+
+/// Writes `root` and everything below it to `out` (buffered internally).
+/// `progress` is called with the elements written so far every
+/// [`PROGRESS_EVERY`] elements and at the end.
+pub fn export(
+    root: &Element<'_>,
+    out: &mut dyn Write,
+    options: ExportOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ExportStats, ExportError> {
+    export_all(&[*root], out, options, progress)
+}
+
+/// Writes several sub-trees as one document: exactly one is written as by
+/// [`export`]; otherwise XML wraps them in `<__export__>` and JSON in an
+/// array.
+pub fn export_all(
+    roots: &[Element<'_>],
+    out: &mut dyn Write,
+    options: ExportOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ExportStats, ExportError> {
+    match options.format {
+        Format::Xml => walk(roots, out, &mut xml::Xml::new(options.pretty), progress),
+        Format::Json => walk(roots, out, &mut json::Json::new(options.pretty), progress),
+    }
+}
+
+fn walk(
+    roots: &[Element<'_>],
+    out: &mut dyn Write,
+    emit: &mut dyn Emit,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ExportStats, ExportError> {
+    let mut sink = Sink::new(out);
+    let mut elements = 0u64;
+    let base = usize::from(roots.len() != 1);
+    emit.prologue(&mut sink, roots.len())?;
+    let Some(dc) = roots.first().map(|r| r.data_center()) else {
+        emit.epilogue(&mut sink, 0)?;
+        sink.flush()?;
+        return Ok(ExportStats {
+            elements,
+            bytes: sink.written,
+        });
+    };
+    let mut seen = vec![false; dc.node_count()];
+    for (i, root) in roots.iter().enumerate() {
+        if std::mem::replace(&mut seen[dc.node_ordinal(root.address())], true) {
+            return Err(ExportError::ReachedTwice(root.address()));
+        }
+        emit.begin(
+            &mut sink,
+            root,
+            base,
+            if i == 0 { Sep::None } else { Sep::Comma },
+        )?;
+        elements += 1;
+        // Frames: (element, its remaining children, whether one was written).
+        let mut stack = vec![(*root, root.children(), false)];
+        while let Some(top) = stack.last_mut() {
+            match top.1.next() {
+                Some(child) => {
+                    let sep = if top.2 { Sep::Comma } else { Sep::Open };
+                    top.2 = true;
+                    if std::mem::replace(&mut seen[dc.node_ordinal(child.address())], true) {
+                        return Err(ExportError::ReachedTwice(child.address()));
+                    }
+                    emit.begin(&mut sink, &child, base + stack.len(), sep)?;
+                    elements += 1;
+                    if elements.is_multiple_of(PROGRESS_EVERY) {
+                        progress(elements);
+                    }
+                    stack.push((child, child.children(), false));
+                }
+                None => {
+                    let (e, _, had_children) = stack.pop().expect("non-empty");
+                    emit.end(&mut sink, &e, base + stack.len(), had_children)?;
+                }
+            }
+        }
+    }
+    emit.epilogue(&mut sink, roots.len())?;
+    sink.flush()?;
+    progress(elements);
+    Ok(ExportStats {
+        elements,
+        bytes: sink.written,
+    })
+}
+
+/// Writes a float so that it reads back as the same `f32` and is not
+/// mistaken for an integer (`1.0`, not `1`).
+pub(crate) fn float_text(v: f32) -> String {
+    format!("{v:?}")
+}

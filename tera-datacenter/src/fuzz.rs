@@ -1,0 +1,55 @@
+//! Entry points for fuzz targets: they must never panic, whatever the bytes.
+
+use std::io;
+
+use crate::{DatKey, DataCenter, ExportOptions, Format, export, unpack, verify};
+
+/// Opens arbitrary bytes as a `.dec` and, when that works, walks, verifies,
+/// copies and exports the whole tree.
+pub fn fuzz_open(bytes: &[u8]) {
+    let report = verify(bytes, None);
+    let Ok(dc) = DataCenter::parse(bytes) else {
+        return;
+    };
+    debug_assert!(report.arch.is_some());
+    let root = dc.root();
+    for format in [Format::Xml, Format::Json] {
+        let _ = export(
+            &root,
+            &mut io::sink(),
+            ExportOptions {
+                format,
+                pretty: true,
+            },
+            &mut |_| {},
+        );
+    }
+    let _ = root.to_owned_tree();
+    let mut stack = vec![root];
+    let mut budget = dc.node_count() + 1;
+    // Bounded walk: a cycle must not make the fuzzer spin.
+    while let Some(e) = stack.pop() {
+        if budget == 0 {
+            break;
+        }
+        budget -= 1;
+        for a in e.attributes() {
+            let _ = (a.name(), a.value());
+        }
+        let _ = e.value();
+        stack.extend(e.children());
+    }
+    let _ = root.select("a/b");
+}
+
+/// Unpacks arbitrary bytes as a `.dat` with a fixed key, then as
+/// [`fuzz_open`].
+pub fn fuzz_dat(bytes: &[u8]) {
+    let key = DatKey {
+        key: *b"fuzz-key-16bytes",
+        iv: *b"fuzz-iv-16-bytes",
+    };
+    if let Ok(dec) = unpack(bytes, &key) {
+        fuzz_open(&dec);
+    }
+}

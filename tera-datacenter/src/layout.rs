@@ -1,0 +1,299 @@
+//! The physical layout: header, regions and segments, found without looking
+//! inside the elements.
+
+use crate::{Address, Error};
+
+/// The element layout: 64-bit clients pad nodes and attributes with a `u32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Arch {
+    /// 24-byte nodes, 12-byte attributes.
+    X64,
+    /// 16-byte nodes, 8-byte attributes.
+    X86,
+}
+
+impl Arch {
+    /// Size of a node record.
+    pub const fn node_size(self) -> usize {
+        match self {
+            Arch::X64 => 24,
+            Arch::X86 => 16,
+        }
+    }
+
+    /// Size of an attribute record.
+    pub const fn attribute_size(self) -> usize {
+        match self {
+            Arch::X64 => 12,
+            Arch::X86 => 8,
+        }
+    }
+}
+
+/// The format version in the header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// Version 3: no revision field in the header.
+    V3,
+    /// Version 6: the header has a revision.
+    V6,
+}
+
+impl Version {
+    /// The number written in the header.
+    pub const fn number(self) -> i32 {
+        match self {
+            Version::V3 => 3,
+            Version::V6 => 6,
+        }
+    }
+}
+
+/// The file header.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Header {
+    /// Format version.
+    pub version: Version,
+    /// Production time (writers put -1.0).
+    pub timestamp: f64,
+    /// Data revision (version 6 only).
+    pub revision: Option<u32>,
+    /// The five schema fields, always zero in valid files.
+    pub unknown: [i32; 5],
+}
+
+/// One segment of a region: the records from `offset`, of which `used` count
+/// (the rest, up to the capacity, is ignored).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Segment {
+    pub header: usize,
+    pub offset: usize,
+    pub used: u32,
+}
+
+/// The three regions of a string table.
+#[derive(Debug, Clone)]
+pub(crate) struct TableLayout {
+    pub data: Vec<Segment>,
+    /// (offset of the first entry, entry count) of each bucket.
+    pub buckets: Vec<(usize, usize)>,
+    pub addresses: usize,
+    pub address_count: usize,
+}
+
+pub(crate) const STRING_ENTRY_SIZE: usize = 16;
+pub(crate) const VALUE_BUCKETS: usize = 1024;
+pub(crate) const NAME_BUCKETS: usize = 512;
+
+/// Where everything is.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    pub arch: Arch,
+    pub header: Header,
+    pub keys: usize,
+    pub key_count: usize,
+    pub attributes: Vec<Segment>,
+    pub nodes: Vec<Segment>,
+    pub values: TableLayout,
+    pub names: TableLayout,
+    pub footer: usize,
+}
+
+pub(crate) fn u16_at(b: &[u8], o: usize) -> u16 {
+    u16::from_le_bytes([b[o], b[o + 1]])
+}
+
+pub(crate) fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+}
+
+pub(crate) fn address_at(b: &[u8], o: usize) -> Address {
+    Address {
+        segment: u16_at(b, o),
+        element: u16_at(b, o + 2),
+    }
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn take(&mut self, len: u64, what: &'static str) -> Result<usize, Error> {
+        let start = self.pos;
+        let end = (start as u64)
+            .checked_add(len)
+            .filter(|&e| e <= self.b.len() as u64);
+        match end {
+            Some(end) => {
+                self.pos = end as usize;
+                Ok(start)
+            }
+            None => Err(Error::Truncated {
+                what,
+                offset: start,
+            }),
+        }
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, Error> {
+        let o = self.take(4, what)?;
+        Ok(u32_at(self.b, o))
+    }
+
+    fn segmented(&mut self, size: usize, what: &'static str) -> Result<Vec<Segment>, Error> {
+        let count = self.u32(what)?;
+        // Each segment needs at least its 8-byte header: bound the allocation.
+        let mut segments = Vec::with_capacity((count as usize).min(self.b.len() / 8));
+        for _ in 0..count {
+            let header = self.take(8, what)?;
+            let capacity = u32_at(self.b, header);
+            let used = u32_at(self.b, header + 4);
+            if used > capacity {
+                return Err(Error::UsedExceedsCapacity {
+                    what,
+                    offset: header,
+                    used,
+                    capacity,
+                });
+            }
+            let offset = self.take(capacity as u64 * size as u64, what)?;
+            segments.push(Segment {
+                header,
+                offset,
+                used,
+            });
+        }
+        Ok(segments)
+    }
+
+    fn table(&mut self, name: &'static str, buckets: usize) -> Result<TableLayout, Error> {
+        let data = self.segmented(2, name)?;
+        let mut bucket_list = Vec::with_capacity(buckets);
+        for _ in 0..buckets {
+            let count = self.u32(name)?;
+            let offset = self.take(count as u64 * STRING_ENTRY_SIZE as u64, name)?;
+            bucket_list.push((offset, count as usize));
+        }
+        let at = self.pos;
+        let declared = self.u32(name)?;
+        if declared == 0 {
+            return Err(Error::ZeroAddressCount {
+                table: name,
+                offset: at,
+            });
+        }
+        let address_count = declared as usize - 1;
+        let addresses = self.take(address_count as u64 * 4, name)?;
+        Ok(TableLayout {
+            data,
+            buckets: bucket_list,
+            addresses,
+            address_count,
+        })
+    }
+}
+
+/// Reads the header and the region structure with the given element layout.
+pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Error> {
+    let mut c = Cursor { b, pos: 0 };
+    let o = c.take(12, "header")?;
+    let version = match u32_at(b, o) as i32 {
+        3 => Version::V3,
+        6 => Version::V6,
+        v => return Err(Error::UnknownVersion(v)),
+    };
+    let timestamp = f64::from_le_bytes(b[o + 4..o + 12].try_into().expect("8 bytes"));
+    let revision = match version {
+        Version::V6 => Some(c.u32("header")?),
+        Version::V3 => None,
+    };
+    let o = c.take(16, "header")?;
+    let unknown = [
+        u16_at(b, o) as i16 as i32,
+        u16_at(b, o + 2) as i16 as i32,
+        u32_at(b, o + 4) as i32,
+        u32_at(b, o + 8) as i32,
+        u32_at(b, o + 12) as i32,
+    ];
+    let header = Header {
+        version,
+        timestamp,
+        revision,
+        unknown,
+    };
+    let key_count = c.u32("keys")? as usize;
+    let keys = c.take(key_count as u64 * 8, "keys")?;
+    let attributes = c.segmented(arch.attribute_size(), "attributes")?;
+    let nodes = c.segmented(arch.node_size(), "nodes")?;
+    let values = c.table("values", VALUE_BUCKETS)?;
+    let names = c.table("names", NAME_BUCKETS)?;
+    let footer = c.take(4, "footer")?;
+    if c.pos != b.len() {
+        return Err(Error::TrailingBytes {
+            offset: c.pos,
+            len: b.len() - c.pos,
+        });
+    }
+    Ok(Layout {
+        arch,
+        header,
+        keys,
+        key_count,
+        attributes,
+        nodes,
+        values,
+        names,
+        footer,
+    })
+}
+
+/// Reads the layout with the given architecture, or finds the one that reads
+/// the file exactly to its end.
+pub(crate) fn detect_layout(b: &[u8], arch: Option<Arch>) -> Result<Layout, Error> {
+    match arch {
+        Some(arch) => parse_layout(b, arch),
+        None => match parse_layout(b, Arch::X64) {
+            Ok(l) => Ok(l),
+            Err(x64) => parse_layout(b, Arch::X86).map_err(|x86| match (&x64, &x86) {
+                // Same failure whatever the layout: report it once.
+                (Error::UnknownVersion(_), _) => x64,
+                _ => Error::NoLayoutFits {
+                    x64: Box::new(x64),
+                    x86: Box::new(x86),
+                },
+            }),
+        },
+    }
+}
+
+impl Layout {
+    /// Byte offset of `count` records of `size` bytes at `a` in `segments`,
+    /// when they are all within the used part.
+    pub(crate) fn locate(
+        segments: &[Segment],
+        a: Address,
+        count: u32,
+        size: usize,
+    ) -> Option<usize> {
+        let s = segments.get(a.segment as usize)?;
+        (a.element as u32 + count <= s.used).then(|| s.offset + a.element as usize * size)
+    }
+
+    /// The UTF-16 bytes of the NUL-terminated string at `a` in a table's data,
+    /// up to the NUL or the end of the used part of its segment.
+    pub(crate) fn string_at<'a>(b: &'a [u8], data: &[Segment], a: Address) -> Option<&'a [u8]> {
+        let s = data.get(a.segment as usize)?;
+        if a.element as u32 >= s.used {
+            return None;
+        }
+        let start = s.offset + a.element as usize * 2;
+        let end = s.offset + s.used as usize * 2;
+        let len = b[start..end]
+            .chunks_exact(2)
+            .position(|p| p == [0, 0])
+            .unwrap_or((end - start) / 2);
+        Some(&b[start..start + len * 2])
+    }
+}

@@ -1,0 +1,617 @@
+//! The zero-copy tree: `DataCenter`, `Element`, `Attribute`, `Value`.
+
+use std::fmt;
+
+use crate::hash::{bucket_of, string_hash};
+use crate::layout::{Arch, Header, Layout, Segment, address_at, detect_layout, u16_at, u32_at};
+use crate::{DcStr, Error};
+
+/// An address `segment:element` in a segmented region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Address {
+    /// Zero-based segment index.
+    pub segment: u16,
+    /// Zero-based element index in the segment.
+    pub element: u16,
+}
+
+impl Address {
+    /// `65535:65535`, the address of an empty list.
+    pub const NONE: Address = Address {
+        segment: u16::MAX,
+        element: u16::MAX,
+    };
+}
+
+impl fmt::Display for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.segment, self.element)
+    }
+}
+
+/// An opened data center (the decompressed `.dec` bytes), borrowed, never
+/// copied: elements, names and strings are views into `bytes`.
+///
+/// Opening checks every used node and attribute record once (name indexes,
+/// type codes, addresses within the used part of their region), so that the
+/// accessors below cannot fail. The [`verify`](crate::verify()) function makes
+/// the remaining, strict checks.
+#[derive(Debug, Clone)]
+pub struct DataCenter<'a> {
+    bytes: &'a [u8],
+    pub(crate) layout: Layout,
+    names: Vec<DcStr<'a>>,
+    value_name: Option<u16>,
+    node_base: Vec<usize>,
+}
+
+impl<'a> DataCenter<'a> {
+    /// Opens decompressed bytes, finding the element layout (64- or 32-bit).
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
+        Self::parse_as(bytes, None)
+    }
+
+    /// Opens decompressed bytes with a known element layout, or finds it when
+    /// `arch` is `None`.
+    pub fn parse_as(bytes: &'a [u8], arch: Option<Arch>) -> Result<Self, Error> {
+        let layout = detect_layout(bytes, arch)?;
+        let names = resolve_names(bytes, &layout)?;
+        let mut node_base = Vec::with_capacity(layout.nodes.len() + 1);
+        let mut total = 0usize;
+        for s in &layout.nodes {
+            node_base.push(total);
+            total += s.used as usize;
+        }
+        node_base.push(total);
+        let value_name = names
+            .iter()
+            .position(|n| n.eq_str("__value__"))
+            .map(|i| (i + 1) as u16);
+        let dc = DataCenter {
+            bytes,
+            layout,
+            names,
+            value_name,
+            node_base,
+        };
+        dc.check_records()?;
+        Ok(dc)
+    }
+
+    fn check_records(&self) -> Result<(), Error> {
+        let l = &self.layout;
+        if l.nodes.first().is_none_or(|s| s.used == 0) {
+            return Err(Error::NoRoot);
+        }
+        let (ns, asz) = (l.arch.node_size(), l.arch.attribute_size());
+        for s in &l.nodes {
+            for i in 0..s.used as usize {
+                let o = s.offset + i * ns;
+                let name = u16_at(self.bytes, o);
+                if name == 0 {
+                    continue;
+                }
+                self.check_name(name as u32, o)?;
+                let (ac, cc) = (
+                    u16_at(self.bytes, o + 4) as u32,
+                    u16_at(self.bytes, o + 6) as u32,
+                );
+                let aa = address_at(self.bytes, o + 8);
+                let ca = address_at(self.bytes, o + ns / 2 + 4);
+                if ac > 0 && Layout::locate(&l.attributes, aa, ac, asz).is_none() {
+                    return Err(Error::BadAddress {
+                        what: "attributes",
+                        address: aa,
+                        count: ac,
+                        offset: o + 8,
+                    });
+                }
+                if cc > 0 && Layout::locate(&l.nodes, ca, cc, ns).is_none() {
+                    return Err(Error::BadAddress {
+                        what: "children",
+                        address: ca,
+                        count: cc,
+                        offset: o + ns / 2 + 4,
+                    });
+                }
+            }
+        }
+        for s in &l.attributes {
+            for i in 0..s.used as usize {
+                let o = s.offset + i * asz;
+                self.check_name(u16_at(self.bytes, o) as u32, o)?;
+                let code = u16_at(self.bytes, o + 2) & 3;
+                if code == 0 {
+                    return Err(Error::BadTypeCode { code, offset: o });
+                }
+                if code == 3 {
+                    let a = address_at(self.bytes, o + 4);
+                    if Layout::string_at(self.bytes, &l.values.data, a).is_none() {
+                        return Err(Error::BadAddress {
+                            what: "string value",
+                            address: a,
+                            count: 1,
+                            offset: o + 4,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_name(&self, index: u32, offset: usize) -> Result<(), Error> {
+        if index == 0 || index as usize > self.names.len() {
+            return Err(Error::BadNameIndex {
+                index,
+                offset,
+                count: self.names.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The decompressed bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The element layout.
+    pub fn arch(&self) -> Arch {
+        self.layout.arch
+    }
+
+    /// The file header.
+    pub fn header(&self) -> &Header {
+        &self.layout.header
+    }
+
+    /// The root element, `__root__` at 0:0.
+    pub fn root(&self) -> Element<'_> {
+        Element::at(
+            self,
+            Address {
+                segment: 0,
+                element: 0,
+            },
+        )
+    }
+
+    /// All names, in index order (name index `i` is `names()[i - 1]`).
+    pub fn names(&self) -> &[DcStr<'a>] {
+        &self.names
+    }
+
+    /// The name of a one-based name index.
+    pub fn name(&self, index: u16) -> Option<DcStr<'a>> {
+        index
+            .checked_sub(1)
+            .and_then(|i| self.names.get(i as usize).copied())
+    }
+
+    /// Number of used node records in the nodes region (including any
+    /// unreachable or nameless ones).
+    pub fn node_count(&self) -> usize {
+        self.node_base.last().copied().unwrap_or(0)
+    }
+
+    /// Number of used attribute records.
+    pub fn attribute_record_count(&self) -> usize {
+        self.layout.attributes.iter().map(|s| s.used as usize).sum()
+    }
+
+    /// The one-based index of a name, found through the names hash table (or
+    /// by a scan when the table does not have it).
+    pub fn name_index(&self, name: &str) -> Option<u16> {
+        let hash = string_hash(name.encode_utf16());
+        let t = &self.layout.names;
+        let (off, count) = t.buckets[bucket_of(hash, t.buckets.len())];
+        for e in 0..count {
+            let o = off + e * crate::layout::STRING_ENTRY_SIZE;
+            if u32_at(self.bytes, o) == hash {
+                let index = u32_at(self.bytes, o + 8);
+                if let Some(n) = index
+                    .checked_sub(1)
+                    .and_then(|i| self.names.get(i as usize))
+                    && n.eq_str(name)
+                {
+                    return Some(index as u16);
+                }
+            }
+        }
+        self.names
+            .iter()
+            .position(|n| n.eq_str(name))
+            .map(|i| (i + 1) as u16)
+    }
+
+    /// Dense index of a node (0..node_count), for visited sets.
+    pub(crate) fn node_ordinal(&self, a: Address) -> usize {
+        self.node_base[a.segment as usize] + a.element as usize
+    }
+}
+
+fn resolve_names<'a>(b: &'a [u8], l: &Layout) -> Result<Vec<DcStr<'a>>, Error> {
+    let t = &l.names;
+    (0..t.address_count)
+        .map(|i| {
+            let o = t.addresses + i * 4;
+            let a = address_at(b, o);
+            Layout::string_at(b, &t.data, a)
+                .map(DcStr::from_utf16le)
+                .ok_or(Error::BadAddress {
+                    what: "name",
+                    address: a,
+                    count: 1,
+                    offset: o,
+                })
+        })
+        .collect()
+}
+
+/// An element (node) of the tree: a view, `Copy`, 16 bytes.
+#[derive(Clone, Copy)]
+pub struct Element<'d> {
+    dc: &'d DataCenter<'d>,
+    address: Address,
+    offset: usize,
+}
+
+impl<'d> Element<'d> {
+    fn at(dc: &'d DataCenter<'d>, address: Address) -> Self {
+        let s: &Segment = &dc.layout.nodes[address.segment as usize];
+        let offset = s.offset + address.element as usize * dc.layout.arch.node_size();
+        Element {
+            dc,
+            address,
+            offset,
+        }
+    }
+
+    fn u16(&self, at: usize) -> u16 {
+        u16_at(self.dc.bytes, self.offset + at)
+    }
+
+    /// The data center this element belongs to.
+    pub fn data_center(&self) -> &'d DataCenter<'d> {
+        self.dc
+    }
+
+    /// The element's address in the nodes region.
+    pub fn address(&self) -> Address {
+        self.address
+    }
+
+    /// Byte offset of the node record in the decompressed file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// One-based name index.
+    pub fn name_index(&self) -> u16 {
+        self.u16(0)
+    }
+
+    /// The element's name.
+    pub fn name(&self) -> DcStr<'d> {
+        self.dc.name(self.name_index()).unwrap_or_default()
+    }
+
+    /// Index into the keys region.
+    pub fn key_index(&self) -> u16 {
+        self.u16(2) >> 4
+    }
+
+    /// The key flags (1: uncached).
+    pub fn key_flags(&self) -> u8 {
+        (self.u16(2) & 0xf) as u8
+    }
+
+    /// Number of attribute records (including `__value__`).
+    pub fn attribute_count(&self) -> usize {
+        self.u16(4) as usize
+    }
+
+    /// Number of child records (including nameless ones, which
+    /// [`children`](Self::children) skips).
+    pub fn child_count(&self) -> usize {
+        self.u16(6) as usize
+    }
+
+    /// Address of the first attribute.
+    pub fn attributes_address(&self) -> Address {
+        address_at(self.dc.bytes, self.offset + 8)
+    }
+
+    /// Address of the first child.
+    pub fn children_address(&self) -> Address {
+        address_at(
+            self.dc.bytes,
+            self.offset + self.dc.layout.arch.node_size() / 2 + 4,
+        )
+    }
+
+    /// The attributes, in file order (including `__value__`).
+    pub fn attributes(&self) -> Attributes<'d> {
+        let count = self.attribute_count();
+        let size = self.dc.layout.arch.attribute_size();
+        let start = if count == 0 {
+            0
+        } else {
+            Layout::locate(
+                &self.dc.layout.attributes,
+                self.attributes_address(),
+                count as u32,
+                size,
+            )
+            .expect("checked when opened")
+        };
+        Attributes {
+            dc: self.dc,
+            next: start,
+            end: start + count * size,
+            size,
+            address: self.attributes_address(),
+        }
+    }
+
+    /// The value of the attribute called `name`.
+    pub fn attribute(&self, name: &str) -> Option<Value<'d>> {
+        let index = self.dc.name_index(name)?;
+        self.attributes()
+            .find(|a| a.name_index() == index)
+            .map(|a| a.value())
+    }
+
+    /// The text (`__value__` attribute), if any.
+    pub fn value(&self) -> Option<DcStr<'d>> {
+        let index = self.dc.value_name?;
+        match self.attributes().find(|a| a.name_index() == index)?.value() {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The children, in file order, skipping nameless records.
+    pub fn children(&self) -> Children<'d> {
+        let count = self.child_count();
+        let first = self.children_address();
+        Children {
+            dc: self.dc,
+            segment: first.segment,
+            next: first.element as u32,
+            end: first.element as u32 + count as u32,
+        }
+    }
+
+    /// The children called `name` (none when no element has that name).
+    pub fn children_named(&self, name: &str) -> impl Iterator<Item = Element<'d>> + 'd {
+        let index = self.dc.name_index(name);
+        let children = if index.is_some() {
+            self.children()
+        } else {
+            Children::empty(self.dc)
+        };
+        children.filter(move |c| Some(c.name_index()) == index)
+    }
+
+    /// The first child called `name`.
+    pub fn child(&self, name: &str) -> Option<Element<'d>> {
+        self.children_named(name).next()
+    }
+
+    /// The elements at a `/`-separated path of names below this one, such as
+    /// `"AreaList/Area"`; an empty path selects this element.
+    pub fn select(&self, path: &str) -> Vec<Element<'d>> {
+        let mut current = vec![*self];
+        for step in path.split('/').filter(|s| !s.is_empty()) {
+            current = current
+                .iter()
+                .flat_map(|e| e.children_named(step))
+                .collect();
+        }
+        current
+    }
+}
+
+impl fmt::Debug for Element<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Element")
+            .field("address", &self.address)
+            .field("name", &self.name())
+            .field("attributes", &self.attribute_count())
+            .field("children", &self.child_count())
+            .finish()
+    }
+}
+
+/// Iterator over the children of an element.
+#[derive(Clone)]
+pub struct Children<'d> {
+    dc: &'d DataCenter<'d>,
+    segment: u16,
+    next: u32,
+    end: u32,
+}
+
+impl<'d> Children<'d> {
+    fn empty(dc: &'d DataCenter<'d>) -> Self {
+        Children {
+            dc,
+            segment: 0,
+            next: 0,
+            end: 0,
+        }
+    }
+}
+
+impl<'d> Iterator for Children<'d> {
+    type Item = Element<'d>;
+
+    fn next(&mut self) -> Option<Element<'d>> {
+        while self.next < self.end {
+            let e = Element::at(
+                self.dc,
+                Address {
+                    segment: self.segment,
+                    element: self.next as u16,
+                },
+            );
+            self.next += 1;
+            if e.name_index() != 0 {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some((self.end - self.next) as usize))
+    }
+}
+
+/// Iterator over the attributes of an element.
+#[derive(Clone)]
+pub struct Attributes<'d> {
+    dc: &'d DataCenter<'d>,
+    next: usize,
+    end: usize,
+    size: usize,
+    address: Address,
+}
+
+impl<'d> Iterator for Attributes<'d> {
+    type Item = Attribute<'d>;
+
+    fn next(&mut self) -> Option<Attribute<'d>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let a = Attribute {
+            dc: self.dc,
+            offset: self.next,
+            address: self.address,
+        };
+        self.next += self.size;
+        self.address.element = self.address.element.wrapping_add(1);
+        Some(a)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.end - self.next) / self.size;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Attributes<'_> {}
+
+/// An attribute: a name and a typed value.
+#[derive(Clone, Copy)]
+pub struct Attribute<'d> {
+    dc: &'d DataCenter<'d>,
+    offset: usize,
+    address: Address,
+}
+
+impl<'d> Attribute<'d> {
+    /// One-based name index.
+    pub fn name_index(&self) -> u16 {
+        u16_at(self.dc.bytes, self.offset)
+    }
+
+    /// The attribute's name.
+    pub fn name(&self) -> DcStr<'d> {
+        self.dc.name(self.name_index()).unwrap_or_default()
+    }
+
+    /// The address of the attribute record.
+    pub fn address(&self) -> Address {
+        self.address
+    }
+
+    /// Byte offset of the attribute record in the decompressed file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The raw type info: `extended << 2 | type_code`.
+    pub fn type_info(&self) -> u16 {
+        u16_at(self.dc.bytes, self.offset + 2)
+    }
+
+    /// True for `__value__`, the element's text.
+    pub fn is_text(&self) -> bool {
+        Some(self.name_index()) == self.dc.value_name
+    }
+
+    /// The typed value. An integer with the boolean flag is a `Bool` (true
+    /// when non-zero; the verifier reports values other than 0 and 1).
+    pub fn value(&self) -> Value<'d> {
+        let raw = u32_at(self.dc.bytes, self.offset + 4);
+        let info = self.type_info();
+        match info & 3 {
+            1 if info >> 2 & 1 == 1 => Value::Bool(raw != 0),
+            1 => Value::Int(raw as i32),
+            2 => Value::Float(f32::from_bits(raw)),
+            _ => {
+                let a = address_at(self.dc.bytes, self.offset + 4);
+                let s = Layout::string_at(self.dc.bytes, &self.dc.layout.values.data, a)
+                    .expect("checked when opened");
+                Value::Str(DcStr::from_utf16le(s))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Attribute<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}={:?}", self.name(), self.value())
+    }
+}
+
+/// A typed attribute value; strings are views into the file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value<'a> {
+    /// A 32-bit integer.
+    Int(i32),
+    /// A boolean (an integer with the boolean flag).
+    Bool(bool),
+    /// A 32-bit float.
+    Float(f32),
+    /// A string of the values table.
+    Str(DcStr<'a>),
+}
+
+impl<'a> Value<'a> {
+    /// The integer, if this is one.
+    pub fn as_int(&self) -> Option<i32> {
+        match *self {
+            Value::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match *self {
+            Value::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The float, if this is one.
+    pub fn as_float(&self) -> Option<f32> {
+        match *self {
+            Value::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<DcStr<'a>> {
+        match *self {
+            Value::Str(v) => Some(v),
+            _ => None,
+        }
+    }
+}
