@@ -44,7 +44,9 @@ impl From<Value<'_>> for OwnedValue {
 
 /// An owned element: name, attributes (the text is the `__value__` string
 /// attribute) and children.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// Drop, clone and comparison do not recurse: a tree of any depth is fine.
+#[derive(Debug, Default)]
 pub struct OwnedElement {
     /// The name.
     pub name: String,
@@ -60,6 +62,48 @@ impl Drop for OwnedElement {
         let mut stack = std::mem::take(&mut self.children);
         while let Some(mut e) = stack.pop() {
             stack.append(&mut e.children);
+        }
+    }
+}
+
+impl PartialEq for OwnedElement {
+    fn eq(&self, other: &Self) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if a.name != b.name
+                || a.attributes != b.attributes
+                || a.children.len() != b.children.len()
+            {
+                return false;
+            }
+            stack.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl Eq for OwnedElement {}
+
+impl Clone for OwnedElement {
+    fn clone(&self) -> Self {
+        let shallow = |e: &OwnedElement| OwnedElement {
+            name: e.name.clone(),
+            attributes: e.attributes.clone(),
+            children: Vec::with_capacity(e.children.len()),
+        };
+        let mut stack = vec![(shallow(self), self.children.iter())];
+        loop {
+            let top = stack.last_mut().expect("the root frame is popped last");
+            match top.1.next() {
+                Some(child) => stack.push((shallow(child), child.children.iter())),
+                None => {
+                    let (done, _) = stack.pop().expect("non-empty");
+                    match stack.last_mut() {
+                        Some(parent) => parent.0.children.push(done),
+                        None => return done,
+                    }
+                }
+            }
         }
     }
 }
