@@ -409,8 +409,11 @@ mod tests {
         let Wire::Incompatible(why) = &c.wire else {
             panic!("{:?}", c.wire)
         };
-        assert!(why.contains("12 fixed bytes (channel, authorID)"), "{why}");
-        assert!(why.contains("15 fixed bytes"), "{why}");
+        assert_eq!(
+            why,
+            "at byte 20 of the packet, after `authorID`: B has 3 more fixed bytes \
+             (unk1: bool, gm: bool, founder: bool) that A lacks"
+        );
     }
 
     #[test]
@@ -498,7 +501,7 @@ mod tests {
             panic!("{:?}", c.wire)
         };
         assert!(
-            why.starts_with("at byte 6 of each element of `items`"),
+            why.starts_with("at byte 10 of each element of `items`, after `items[].id`"),
             "{why}"
         );
     }

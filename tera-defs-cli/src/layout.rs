@@ -230,17 +230,6 @@ fn difference(a: &[Token], b: &[Token], place: &str) -> Option<String> {
         };
         match (a.get(i), b.get(i)) {
             (Some(x), Some(y)) if x.same_shape(y) => {
-                if let (
-                    Token::Elements {
-                        element: ea, field, ..
-                    },
-                    Token::Elements { element: eb, .. },
-                ) = (x, y)
-                {
-                    if let Some(inner) = difference(ea, eb, &format!("each element of `{field}`")) {
-                        return Some(inner);
-                    }
-                }
                 offset = offset.and_then(|n| x.fixed_size().map(|s| n + s));
                 after = Some(x);
             }
@@ -267,6 +256,9 @@ fn difference(a: &[Token], b: &[Token], place: &str) -> Option<String> {
                     }
                     return difference(ea, eb, &format!("each element of `{field}`"));
                 }
+                if let (Token::Fixed(_, fx), Token::Fixed(_, fy), Some(start)) = (x, y, offset) {
+                    return Some(fixed_difference(fx, fy, start, place));
+                }
                 return Some(format!(
                     "{at}: A has {} where B has {}",
                     x.describe(),
@@ -289,6 +281,49 @@ fn difference(a: &[Token], b: &[Token], place: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Where two runs of fixed fields of different sizes part: the first field
+/// of another size, or the fields one run has beyond the other.
+fn fixed_difference(
+    a: &[(String, Scalar)],
+    b: &[(String, Scalar)],
+    start: usize,
+    place: &str,
+) -> String {
+    let mut offset = start;
+    for (i, ((na, ta), (nb, tb))) in a.iter().zip(b).enumerate() {
+        if ta.wire_size() != tb.wire_size() {
+            return format!(
+                "at byte {offset} of {place}: A has `{na}` ({ta}, {} bytes) where B has `{nb}` ({tb}, {} bytes)",
+                ta.wire_size(),
+                tb.wire_size()
+            );
+        }
+        offset += ta.wire_size();
+        if i + 1 == a.len().min(b.len()) {
+            let (longer, which, other) = if a.len() > b.len() {
+                (a, "A", "B")
+            } else {
+                (b, "B", "A")
+            };
+            let extra = &longer[i + 1..];
+            let bytes: usize = extra.iter().map(|(_, t)| t.wire_size()).sum();
+            let mut names: Vec<String> = extra
+                .iter()
+                .take(4)
+                .map(|(n, t)| format!("{n}: {t}"))
+                .collect();
+            if extra.len() > 4 {
+                names.push("...".into());
+            }
+            return format!(
+                "at byte {offset} of {place}, after `{na}`: {which} has {bytes} more fixed bytes ({}) that {other} lacks",
+                names.join(", ")
+            );
+        }
+    }
+    unreachable!("runs of different sizes differ in a field or in length")
 }
 
 /// For two layouts without a [`first_difference`]: the runs of fixed bytes
@@ -364,7 +399,7 @@ mod tests {
                 "uint32 channel\nbool gm\nstring m\n"
             )
             .unwrap(),
-            "at byte 6 of the packet: A has 4 fixed bytes (channel) where B has 5 fixed bytes (channel, gm)"
+            "at byte 10 of the packet, after `channel`: B has 1 more fixed bytes (gm: bool) that A lacks"
         );
     }
 
@@ -417,7 +452,7 @@ mod tests {
     fn arrays_recurse() {
         assert_eq!(
             diff("array a\n- int32 x\n", "array a\n- int16 x\n").unwrap(),
-            "at byte 4 of each element of `a`: A has 4 fixed bytes (a[].x) where B has 2 fixed bytes (a[].x)"
+            "at byte 4 of each element of `a`: A has `a[].x` (int32, 4 bytes) where B has `a[].x` (int16, 2 bytes)"
         );
         assert_eq!(diff("array<int32> a\n", "array b\n- uint32 y\n"), None);
         assert_eq!(
@@ -437,18 +472,16 @@ mod tests {
             "at byte 4 of the packet: A has 1 fixed bytes (x) where B has the offset of string `s`"
         );
         assert_eq!(
-            diff("byte x\n", "byte x\narray<byte> s\n")
-                .unwrap()
-                .contains("array `s`"),
-            true
+            diff("byte x\n", "byte x\narray<byte> s\n").unwrap(),
+            "at byte 4 of the packet: A has 1 fixed bytes (x) where B has the count and offset of array `s`"
         );
         assert_eq!(
             diff("array a\n- byte x\n", "array a\n- byte x\n- byte y\n").unwrap(),
-            "at byte 4 of each element of `a`: A has 1 fixed bytes (a[].x) where B has 2 fixed bytes (a[].x, a[].y)"
+            "at byte 5 of each element of `a`, after `a[].x`: B has 1 more fixed bytes (a[].y: byte) that A lacks"
         );
         assert_eq!(
             diff("uint16 x\n", "uint16 x\nbyte y\n").unwrap(),
-            "at byte 4 of the packet: A has 2 fixed bytes (x) where B has 3 fixed bytes (x, y)"
+            "at byte 6 of the packet, after `x`: B has 1 more fixed bytes (y: byte) that A lacks"
         );
         assert_eq!(
             diff("string s\n", "string s\nbyte x\n").unwrap(),

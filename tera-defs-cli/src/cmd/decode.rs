@@ -30,7 +30,7 @@ pub struct DecodeArgs {
     #[arg(long)]
     pub opcode: bool,
     /// A protocol.REV.map file that names the opcodes, for --opcode.
-    #[arg(long, value_name = "FILE", requires = "opcode")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["def", "jsonl"])]
     pub map: Option<PathBuf>,
     /// The def version to use with --opcode or a --def without version
     /// (default: the highest compiled in).
