@@ -14,9 +14,13 @@ fn first_dir(root: &Path, names: &[&str]) -> Option<PathBuf> {
 fn main() {
     println!("cargo:rerun-if-env-changed=TERA_DATA_DIR");
     println!("cargo:rerun-if-env-changed=TERA_EXTRA_DEFS");
+    // `tera_corpus`: the real corpus is compiled in, so the benches and tests
+    // that name its packet types (`packets::s_login::V15`) can be built.
+    println!("cargo::rustc-check-cfg=cfg(tera_corpus)");
     let mut builder = tera_defs::Builder::new();
     match std::env::var_os("TERA_DATA_DIR") {
         Some(dir) => {
+            println!("cargo:rustc-cfg=tera_corpus");
             let root = PathBuf::from(dir);
             let defs = first_dir(&root, &["definitions", "protocol"]).unwrap_or(root.clone());
             builder.defs_dir(defs);

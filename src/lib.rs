@@ -26,3 +26,9 @@ pub fn protocol_map() -> Option<ProtocolMap> {
         .max_by_key(|m| m.revision)
         .map(ProtocolMap::from_static)
 }
+
+/// The README's examples, run as doc tests. They use the project's own
+/// defs, so they are compiled only when the crate is built from `defs/`.
+#[cfg(all(doctest, not(tera_corpus)))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
