@@ -45,12 +45,10 @@ fn render(reports: &[Report]) -> String {
 /// Compiles `.def` and `.map` files into Rust source, for a build script:
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     if let Err(e) = tera_defs::Builder::new().defs_dir("defs").maps_dir("maps").compile() {
-///         eprintln!("{e}");
-///         std::process::exit(1);
-///     }
+/// // in build.rs's `main`:
+/// if let Err(e) = tera_defs::Builder::new().defs_dir("defs").maps_dir("maps").compile() {
+///     eprintln!("{e}");
+///     std::process::exit(1);
 /// }
 /// ```
 ///

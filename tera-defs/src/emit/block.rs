@@ -81,11 +81,11 @@ fn merge_fields(block: &Block) -> Vec<OutField<'_>> {
                     if part.is_empty() {
                         continue;
                     }
-                    if previous.as_ref() != Some(&id) {
-                        if let Some(anchor) = previous.clone() {
-                            starts.push(merged.fields().count());
-                            existing.parts_after.push(anchor);
-                        }
+                    if previous.as_ref() != Some(&id)
+                        && let Some(anchor) = previous.clone()
+                    {
+                        starts.push(merged.fields().count());
+                        existing.parts_after.push(anchor);
                     }
                     merged.items.extend(part.items.iter().cloned());
                 }
