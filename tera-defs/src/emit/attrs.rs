@@ -19,7 +19,34 @@ pub fn doc(text: &str) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-/// The derive list of a generated struct.
+/// A def comment as Markdown that shows it exactly as written: one line
+/// with Markdown's special characters escaped, several lines as a `text`
+/// block (def comments are free text: lists, tables and ASCII art).
+pub fn comment_markdown(comment: &str) -> String {
+    if comment.contains('\n') {
+        let lines: Vec<&str> = comment.lines().collect();
+        let longest_run = lines
+            .iter()
+            .map(|l| l.chars().filter(|&c| c == '`').count())
+            .max()
+            .unwrap_or(0);
+        let fence = "`".repeat(3.max(longest_run + 1));
+        format!("{fence}text\n{}\n{fence}", lines.join("\n"))
+    } else {
+        let mut out = String::with_capacity(comment.len());
+        for c in comment.chars() {
+            if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    }
+}
+
+/// The derive list of a generated struct. `Arbitrary` is derived behind the
+/// generated crate's `arbitrary` feature, which must enable
+/// `tera-packets/arbitrary` and depend on `arbitrary` with `derive`.
 pub fn derives(opts: &EmitOptions, packet: bool) -> TokenStream {
     let rt = &opts.runtime;
     let wire = if packet {
@@ -37,6 +64,7 @@ pub fn derives(opts: &EmitOptions, packet: bool) -> TokenStream {
     quote! {
         #[derive(Debug, Clone, Default, PartialEq, #wire)]
         #serde
+        #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
         #krate
     }
 }

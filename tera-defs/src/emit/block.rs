@@ -4,7 +4,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::EmitOptions;
-use super::attrs::{derives, doc};
+use super::attrs::{comment_markdown, derives, doc};
 use super::types::{block_borrows, field_type, is_int64};
 use crate::model::{Block, ElemType, Field, FieldType, Item};
 use crate::names::{field_ident, pascal_case};
@@ -194,8 +194,9 @@ impl DefCtx<'_> {
             };
             let mut text = format!("`{} {}`", f.def.ty.def_name(), f.def.name);
             if let Some(comment) = &f.def.doc {
-                text.push_str(": ");
-                text.push_str(comment);
+                let comment = comment_markdown(comment);
+                text.push_str(if comment.contains('\n') { "\n\n" } else { ": " });
+                text.push_str(&comment);
             }
             let field_doc = doc(&text);
             field_tokens.push(quote! {
@@ -267,7 +268,7 @@ impl DefCtx<'_> {
         let mut docs = what;
         if let Some(d) = &f.def.doc {
             docs.push_str("\n\n");
-            docs.push_str(d);
+            docs.push_str(&comment_markdown(d));
         }
         let tokens = self.emit_struct(
             &type_ident,

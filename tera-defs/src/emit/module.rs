@@ -4,7 +4,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::EmitOptions;
-use super::attrs::doc;
+use super::attrs::{comment_markdown, doc};
 use super::block::{DefCtx, Role};
 use super::types::block_borrows;
 use crate::model::Def;
@@ -94,7 +94,7 @@ pub fn emit_module(group: &Group<'_>, opts: &EmitOptions) -> TokenStream {
         let mut docs = format!("`{}`", def.file_name);
         if let Some(d) = &def.doc {
             docs.push_str("\n\n");
-            docs.push_str(d);
+            docs.push_str(&comment_markdown(d));
         }
         let packet = ctx.emit_struct(
             &version,
