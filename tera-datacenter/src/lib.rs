@@ -32,6 +32,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod bench_tree;
 pub mod cli;
 mod crypt;
 mod error;
@@ -45,6 +46,8 @@ mod tree;
 mod verify;
 mod write;
 
+#[doc(hidden)]
+pub use bench_tree::{bench_tree, walk_all};
 pub use crypt::{DatKey, KeyError, pack, unpack, unpack_lenient};
 pub use error::{Error, WriteError};
 pub use export::{
