@@ -16,7 +16,14 @@ fn main() {
     let h = args.next().unwrap_or(w).clamp(4, 2000);
     let id = |x: u32, y: u32| y * w + x;
     // Walls every 16 columns, each with a gap at alternating ends.
-    let wall = |x: u32, y: u32| x % 16 == 8 && if (x / 16) % 2 == 0 { y < h - 2 } else { y > 1 };
+    let wall = |x: u32, y: u32| {
+        x % 16 == 8
+            && if (x / 16).is_multiple_of(2) {
+                y < h - 2
+            } else {
+                y > 1
+            }
+    };
     let dirs: [(i32, i32); 8] = [
         (-1, -1),
         (0, -1),

@@ -236,7 +236,7 @@ fn a_star_goes_through_the_gap() {
         assert!(apd.edges(w[0]).any(|(_, t)| t == w[1]));
     }
     // The wall at x = 10 is crossed only at y = 18.
-    assert!(path.nodes.iter().any(|&n| n == 18 * 20 + 10));
+    assert!(path.nodes.contains(&(18 * 20 + 10)));
     assert!(path.length > 19.0 * 16.0);
     // A wall node has no edges: unreachable.
     assert_eq!(apd.find_path(0, 10), None);
