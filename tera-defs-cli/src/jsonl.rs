@@ -68,25 +68,28 @@ pub fn error_line(out: &mut Vec<u8>, def: Option<&str>, message: &str) {
 }
 
 /// Def names of the lines resolved once each: a stream has few distinct
-/// defs and many lines.
+/// defs and many lines. Only names that resolve are kept, so that a stream
+/// of garbage names cannot grow the cache.
 #[derive(Default)]
 pub struct Defs {
-    cache: HashMap<Box<str>, Result<DefRef, String>>,
+    cache: HashMap<Box<str>, DefRef>,
 }
 
 impl Defs {
     /// Resolves the `def` of a line (`S_CHAT.4.def`, `S_CHAT.4`, `S_CHAT`).
     pub fn resolve(&mut self, def: &str) -> Result<DefRef, String> {
         if let Some(found) = self.cache.get(def) {
-            return found.clone();
+            return Ok(*found);
         }
         let found = match defname::split(def) {
-            Some((name, version)) => defname::lookup(name, version),
-            None => Err(format!(
-                "`{def}` is not a def: expected NAME.VERSION.def, NAME.VERSION or NAME"
-            )),
+            Some((name, version)) => defname::lookup(name, version)?,
+            None => {
+                return Err(format!(
+                    "`{def}` is not a def: expected NAME.VERSION.def, NAME.VERSION or NAME"
+                ));
+            }
         };
-        self.cache.insert(def.into(), found.clone());
-        found
+        self.cache.insert(def.into(), found);
+        Ok(found)
     }
 }
