@@ -61,6 +61,8 @@
 )]
 #![warn(missing_docs)]
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 mod array;
 mod bytes;
 mod error;

@@ -13,6 +13,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
     let mut infos = Vec::new();
     let mut decode_arms = Vec::new();
     let mut deser_arms = Vec::new();
+    let mut arbitrary_arms = Vec::new();
     let mut names = Vec::new();
     for g in groups {
         let module = &g.module;
@@ -51,6 +52,9 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
                 });
                 deser_arms.push(quote! {
                     (#name, #version) => AnyPacket::#variant(::serde::Deserialize::deserialize(deserializer)?)
+                });
+                arbitrary_arms.push(quote! {
+                    (#name, #version) => ::arbitrary::Arbitrary::arbitrary(u).map(AnyPacket::#variant)
                 });
             }
             names.push((variant, name.clone(), version.clone()));
@@ -177,5 +181,23 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
         }
 
         #serde
+
+        // Behind the same feature as the `Arbitrary` derives (see `attrs::derives`).
+        #[cfg(feature = "arbitrary")]
+        impl<'a> AnyPacket<'a> {
+            /// A random value of version `version` of packet `name`, built
+            /// from `u` (all its data owned); `None` when no such def is
+            /// compiled in.
+            pub fn arbitrary_as(
+                name: &str,
+                version: u32,
+                u: &mut ::arbitrary::Unstructured<'a>,
+            ) -> ::core::option::Option<::arbitrary::Result<Self>> {
+                ::core::option::Option::Some(match (name, version) {
+                    #(#arbitrary_arms,)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
     }
 }
