@@ -299,17 +299,39 @@ fn corpus_packet_by_opcode() {
     let Some(vectors) = vectors() else { return };
     let map = vectors.join("../tera-data/maps/protocol.365100.map");
     let map = map.to_str().unwrap();
-    // S_PING.1 has no fields: encode it with its opcode, then decode by it.
-    let out = run(&["encode", "--def", "S_PING.1", "--map", map, "{}"], None);
+    let corpus = std::fs::read_to_string(vectors.join("corpus.jsonl")).unwrap();
+    let line: serde_json::Value = corpus
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .find(|v: &serde_json::Value| v["def"] == "C_PLAYER_LOCATION.5.def" && v["k"] == 3)
+        .expect("a random C_PLAYER_LOCATION.5 vector");
+    let value = line["value"].to_string();
+    // Encode with the opcode of the real map: 39258 = 0x995a.
+    let out = run(
+        &[
+            "encode",
+            "--def",
+            "C_PLAYER_LOCATION.5",
+            "--map",
+            map,
+            &value,
+        ],
+        None,
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let hex = out.stdout.trim().to_string();
-    assert_eq!(hex.len(), 8);
-    let out = run(&["decode", "--opcode", "--map", map, &hex], None);
-    assert_eq!(
-        (out.code, out.stdout.as_str()),
-        (0, "{}\n"),
-        "{}",
-        out.stderr
+    let vector_hex = line["hex"].as_str().unwrap();
+    assert_eq!(hex, vector_hex.replacen("2b000000", "2b005a99", 1));
+    // Decode by that opcode: the same value as decoding by name.
+    let by_opcode = run(&["decode", "--opcode", "--map", map, &hex], None);
+    assert_eq!(by_opcode.code, 0, "{}", by_opcode.stderr);
+    assert_eq!(by_opcode.stderr, "opcode 39258: C_PLAYER_LOCATION.5\n");
+    let by_name = run(
+        &["decode", "--def", "C_PLAYER_LOCATION.5.def", vector_hex],
+        None,
     );
-    assert!(out.stderr.ends_with(": S_PING.1\n"), "{}", out.stderr);
+    assert_eq!(by_opcode.stdout, by_name.stdout);
+    let decoded: serde_json::Value = serde_json::from_str(&by_name.stdout).unwrap();
+    assert_eq!(decoded["time"], line["value"]["time"]);
+    assert_eq!(decoded["jumpDistance"], 1);
 }
