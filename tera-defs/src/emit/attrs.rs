@@ -35,7 +35,10 @@ pub fn comment_markdown(comment: &str) -> String {
     } else {
         let mut out = String::with_capacity(comment.len());
         for c in comment.chars() {
-            if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+            if matches!(
+                c,
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|'
+            ) {
                 out.push('\\');
             }
             out.push(c);
