@@ -1,0 +1,34 @@
+//! The map parsers on arbitrary text and file names: tera-defs's
+//! `parse_map` (build time, with diagnostics) and the runtime's
+//! `ProtocolMap::parse`. Errors are fine; panics are not. When both accept a
+//! protocol map they must agree on every entry.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tera_defs::MapKind;
+use tera_packets::ProtocolMap;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let (file_name, source) = match text.split_once('\0') {
+        Some((name, source)) => (name, source),
+        None => ("protocol.1.map", &*text),
+    };
+    let build_time = tera_defs::parse_map(file_name, source);
+    if let Err(report) = &build_time {
+        assert!(report.error_count() > 0, "Err without an error");
+        let _ = report.render(false);
+    }
+    let runtime = ProtocolMap::parse(source);
+    if let (Ok(file), Ok(map)) = (&build_time, &runtime) {
+        if file.kind == MapKind::Protocol {
+            for entry in &file.entries {
+                let code = u16::try_from(entry.code).ok();
+                assert!(code.is_some(), "protocol code {} > 65535", entry.code);
+                if let Some(code) = code {
+                    assert_eq!(map.code(&entry.name), Some(code), "{}", entry.name);
+                }
+            }
+        }
+    }
+});
