@@ -16,15 +16,20 @@ mod hex;
 mod input;
 mod jsonl;
 mod layout;
+mod output;
+mod progress;
+mod world_json;
 
 const AFTER_HELP: &str = "\
 Exit codes:
   0  success
   1  bad data: hex or JSON that does not parse, a packet that does not decode,
      a value that does not encode, an opcode missing from the map, defs with
-     errors (check, gen, diff); with --jsonl: any line failed
+     errors (check, gen, diff); with --jsonl: any line failed; a data center
+     or world file that does not read, a verify that found problems, no path
   2  bad command line: usage errors, an unknown def name or version, a file
-     that cannot be read, a map file that does not parse
+     that cannot be read, a map file that does not parse, a key or IV that
+     is not 32 hex digits, a node index past the graph
 
 The packets that decode/encode/list know are the ones compiled into this
 binary: the project's defs/ by default, or the tera-data checkout named by
@@ -63,6 +68,11 @@ enum Command {
     /// Explain how two defs differ, field by field, and whether their wire
     /// layout is the same.
     Diff(cmd::diff::DiffArgs),
+    /// Data center files (.dat, .dec): verify, export as XML or JSON, pack,
+    /// unpack.
+    Dc(cmd::dc::DcArgs),
+    /// World data (.zgd geometry, .apd path graphs): info, export, path.
+    World(cmd::world::WorldArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +84,8 @@ fn main() -> ExitCode {
         Command::List(args) => cmd::list::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        Command::Dc(args) => cmd::dc::run(args),
+        Command::World(args) => cmd::world::run(args),
     };
     match outcome {
         Ok(code) => code,

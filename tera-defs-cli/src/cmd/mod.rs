@@ -1,8 +1,10 @@
 //! Subcommands, one file each.
 
 pub mod check;
+pub mod dc;
 pub mod decode;
 pub mod diff;
 pub mod encode;
 pub mod generate;
 pub mod list;
+pub mod world;

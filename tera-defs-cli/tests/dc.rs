@@ -1,0 +1,416 @@
+//! `tera-defs dc ...` as a process, on files written by the library.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::run;
+use tera_datacenter::{
+    Arch, DatKey, DataCenter, OwnedElement, OwnedValue, Version, WriteOptions, write_dec,
+};
+
+const KEY: &str = "00112233445566778899aabbccddeeff";
+const IV: &str = "0f0e0d0c0b0a09080706050403020100";
+
+fn key() -> DatKey {
+    DatKey::from_hex(KEY, IV).unwrap()
+}
+
+fn tree() -> OwnedElement {
+    let mut list = OwnedElement::new("AreaList");
+    for (id, name) in [(1, "Velika"), (2, "Allemantheia"), (3, "Pora Élinu")] {
+        list.children.push(
+            OwnedElement::new("Area")
+                .attr("id", OwnedValue::Int(id))
+                .attr("open", OwnedValue::Bool(id != 2))
+                .attr("scale", OwnedValue::Float(id as f32 / 4.0))
+                .attr("name", OwnedValue::Str(name.into())),
+        );
+    }
+    OwnedElement::root(vec![
+        list,
+        OwnedElement::new("Zone").text("a <zone> & more"),
+    ])
+}
+
+fn dec(options: &WriteOptions) -> Vec<u8> {
+    write_dec(&tree(), options).unwrap()
+}
+
+/// A temp dir holding `DataCenter.dec` (64-bit, version 6).
+fn setup() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("DataCenter.dec");
+    std::fs::write(&path, dec(&WriteOptions::default())).unwrap();
+    (dir, path)
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// The offset of the `open` flag's value in the second Area (damaging it
+/// to 2 makes a bad boolean).
+fn open_flag(dec: &[u8]) -> usize {
+    let dc = DataCenter::parse(dec).unwrap();
+    let area = dc.root().select("AreaList/Area")[1];
+    let open = area.attributes().find(|a| a.name() == "open").unwrap();
+    open.offset() + 4
+}
+
+fn damaged() -> (Vec<u8>, usize) {
+    let mut bytes = dec(&WriteOptions::default());
+    let at = open_flag(&bytes);
+    bytes[at..at + 4].copy_from_slice(&2u32.to_le_bytes());
+    (bytes, at)
+}
+
+#[test]
+fn verify_a_clean_dec() {
+    let (_dir, dec) = setup();
+    let out = run(&["dc", "verify", s(&dec)], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "X64 v6: 6 nodes, 13 attributes reached; 0 problem(s)\n"
+    );
+    // No progress drawn: stderr is not a terminal here.
+    assert_eq!(out.stderr, "");
+}
+
+#[test]
+fn verify_32_bit_version_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x86.dec");
+    let options = WriteOptions {
+        arch: Arch::X86,
+        version: Version::V3,
+        ..WriteOptions::default()
+    };
+    std::fs::write(&path, dec(&options)).unwrap();
+    let out = run(&["dc", "verify", s(&path)], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("X86 v3: 6 nodes"), "{}", out.stdout);
+    let out = run(&["dc", "verify", s(&path), "--arch", "x86"], None);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    // Read with the wrong layout, the file does not verify.
+    let out = run(&["dc", "verify", s(&path), "--arch", "x64"], None);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(!out.stdout.contains("; 0 problem(s)"), "{}", out.stdout);
+}
+
+#[test]
+fn verify_lists_each_problem_with_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.dec");
+    let (bytes, at) = damaged();
+    std::fs::write(&path, bytes).unwrap();
+    let out = run(&["dc", "verify", s(&path)], None);
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(lines[0].ends_with("; 1 problem(s)"), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with(&format!("  byte {at}, attribute ")),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].ends_with(": boolean value 2 (expected 0 or 1)"),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
+fn verify_a_dat_with_its_key() {
+    let (dir, dec) = setup();
+    let dat = dir.path().join("DataCenter.dat");
+    std::fs::write(
+        &dat,
+        tera_datacenter::pack(&std::fs::read(&dec).unwrap(), &key()),
+    )
+    .unwrap();
+    let out = run(&["dc", "verify", s(&dat), "--key", KEY, "--iv", IV], None);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("; 0 problem(s)"), "{}", out.stdout);
+    // Another IV decrypts to garbage: problems, exit 1.
+    let other_iv = "ffffffffffffffffffffffffffffffff";
+    let out = run(
+        &["dc", "verify", s(&dat), "--key", KEY, "--iv", other_iv],
+        None,
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(!out.stdout.contains("; 0 problem(s)"), "{}", out.stdout);
+}
+
+#[test]
+fn export_xml_to_stdout() {
+    let (_dir, dec) = setup();
+    let out = run(&["dc", "export", s(&dec), "--pretty"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    let expected = r#"<?xml version="1.0" encoding="utf-8"?>
+<__root__>
+  <AreaList>
+    <Area id="1" name="Velika" open="true" scale="0.25"/>
+    <Area id="2" name="Allemantheia" open="false" scale="0.5"/>
+    <Area id="3" name="Pora Élinu" open="true" scale="0.75"/>
+  </AreaList>
+  <Zone>a &lt;zone&gt; &amp; more</Zone>
+</__root__>
+"#;
+    assert_eq!(out.stdout, expected);
+    // Without --pretty: the same elements on one line.
+    let flat = run(&["dc", "export", s(&dec)], None);
+    assert_eq!(flat.code, 0);
+    assert!(
+        flat.stdout
+            .contains(r#"<AreaList><Area id="1" name="Velika" open="true" scale="0.25"/>"#)
+    );
+}
+
+#[test]
+fn export_json_of_a_path_from_a_dat() {
+    let (dir, dec) = setup();
+    let dat = dir.path().join("DataCenter.dat");
+    std::fs::write(
+        &dat,
+        tera_datacenter::pack(&std::fs::read(&dec).unwrap(), &key()),
+    )
+    .unwrap();
+    let args = [
+        "dc",
+        "export",
+        s(&dat),
+        "--key",
+        KEY,
+        "--iv",
+        IV,
+        "--path",
+        "AreaList/Area",
+        "--format",
+        "json",
+    ];
+    let out = run(&args, None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let areas = value.as_array().expect("several elements: an array");
+    assert_eq!(areas.len(), 3);
+    assert_eq!(areas[2]["name"], "Area");
+    assert_eq!(
+        areas[2]["attributes"],
+        serde_json::json!({"id": 3, "name": "Pora Élinu", "open": true, "scale": 0.75})
+    );
+    assert_eq!(areas[1]["attributes"]["open"], false);
+}
+
+#[test]
+fn export_to_a_file() {
+    let (dir, dec) = setup();
+    let xml = dir.path().join("out.json");
+    let out = run(
+        &[
+            "dc",
+            "export",
+            s(&dec),
+            "--format",
+            "json",
+            "--pretty",
+            "-o",
+            s(&xml),
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let written = std::fs::read_to_string(&xml).unwrap();
+    assert_eq!(
+        out.stdout,
+        format!("wrote 6 elements, {} bytes to {}\n", written.len(), s(&xml))
+    );
+    let stdout = run(
+        &["dc", "export", s(&dec), "--format", "json", "--pretty"],
+        None,
+    );
+    assert_eq!(stdout.stdout, written);
+    let value: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(value["children"][1]["name"], "Zone");
+    assert_eq!(value["children"][1]["value"], "a <zone> & more");
+}
+
+#[test]
+fn export_of_a_missing_path_fails_and_leaves_no_file() {
+    let (dir, dec) = setup();
+    let target = dir.path().join("out.xml");
+    let out = run(
+        &[
+            "dc",
+            "export",
+            s(&dec),
+            "--path",
+            "AreaList/Nope",
+            "-o",
+            s(&target),
+        ],
+        None,
+    );
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("no element at path \"AreaList/Nope\""),
+        "{}",
+        out.stderr
+    );
+    assert!(!target.exists());
+}
+
+#[test]
+fn export_of_garbage_is_a_data_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("garbage.dec");
+    std::fs::write(&path, b"not a data center at all").unwrap();
+    let out = run(&["dc", "export", s(&path)], None);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn pack_unpack_round_trip() {
+    let (dir, dec) = setup();
+    let dat = dir.path().join("DataCenter.dat");
+    let back = dir.path().join("back.dec");
+    let out = run(
+        &["dc", "pack", s(&dec), s(&dat), "--key", KEY, "--iv", IV],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let dec_bytes = std::fs::read(&dec).unwrap();
+    let dat_bytes = std::fs::read(&dat).unwrap();
+    assert_eq!(dat_bytes, tera_datacenter::pack(&dec_bytes, &key()));
+    assert!(out.stdout.starts_with("packed "), "{}", out.stdout);
+    let out = run(
+        &["dc", "unpack", s(&dat), s(&back), "--key", KEY, "--iv", IV],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(std::fs::read(&back).unwrap(), dec_bytes);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "unpacked {} ({} bytes) into {} ({} bytes)\n",
+            s(&dat),
+            dat_bytes.len(),
+            s(&back),
+            dec_bytes.len()
+        )
+    );
+}
+
+#[test]
+fn unpack_with_the_wrong_key_is_a_data_error() {
+    let (dir, dec) = setup();
+    let dat = dir.path().join("DataCenter.dat");
+    std::fs::write(
+        &dat,
+        tera_datacenter::pack(&std::fs::read(&dec).unwrap(), &key()),
+    )
+    .unwrap();
+    let back = dir.path().join("back.dec");
+    let wrong = "ffeeddccbbaa99887766554433221100";
+    let out = run(
+        &[
+            "dc",
+            "unpack",
+            s(&dat),
+            s(&back),
+            "--key",
+            wrong,
+            "--iv",
+            IV,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
+    assert!(!back.exists());
+}
+
+#[test]
+fn pack_refuses_a_damaged_dec_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.dec");
+    let dat = dir.path().join("bad.dat");
+    std::fs::write(&path, damaged().0).unwrap();
+    let args = ["dc", "pack", s(&path), s(&dat), "--key", KEY, "--iv", IV];
+    let out = run(&args, None);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("1 problems: not packing"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("--force"), "{}", out.stderr);
+    assert!(!dat.exists());
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let out = run(&forced, None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        tera_datacenter::unpack(&std::fs::read(&dat).unwrap(), &key()).unwrap(),
+        damaged().0
+    );
+}
+
+#[test]
+fn bad_key_or_iv_is_a_usage_error() {
+    let (dir, dec) = setup();
+    let dat = dir.path().join("x.dat");
+    let cases: [&[&str]; 5] = [
+        &["dc", "verify", s(&dec), "--key", "00", "--iv", IV],
+        &["dc", "export", s(&dec), "--key", KEY, "--iv", "zz"],
+        &[
+            "dc",
+            "pack",
+            s(&dec),
+            s(&dat),
+            "--key",
+            &KEY[1..],
+            "--iv",
+            IV,
+        ],
+        &[
+            "dc",
+            "unpack",
+            s(&dec),
+            s(&dat),
+            "--key",
+            KEY,
+            "--iv",
+            "0x0f0e0d0c0b0a09080706050403020100",
+        ],
+        // A key without its IV.
+        &["dc", "verify", s(&dec), "--key", KEY],
+    ];
+    for args in cases {
+        let out = run(args, None);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    assert!(!dat.exists());
+    let out = run(&["dc", "verify", s(&dec), "--key", "00", "--iv", IV], None);
+    assert!(
+        out.stderr.contains("key must be 32 hexadecimal digits"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.dec");
+    let out = run(&["dc", "verify", s(&missing)], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("cannot read"), "{}", out.stderr);
+}
