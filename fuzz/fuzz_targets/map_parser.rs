@@ -20,15 +20,13 @@ fuzz_target!(|data: &[u8]| {
         let _ = report.render(false);
     }
     let runtime = ProtocolMap::parse(source);
-    if let (Ok(file), Ok(map)) = (&build_time, &runtime) {
-        if file.kind == MapKind::Protocol {
-            for entry in &file.entries {
-                let code = u16::try_from(entry.code).ok();
-                assert!(code.is_some(), "protocol code {} > 65535", entry.code);
-                if let Some(code) = code {
-                    assert_eq!(map.code(&entry.name), Some(code), "{}", entry.name);
-                }
-            }
+    if let (Ok(file), Ok(map)) = (&build_time, &runtime)
+        && file.kind == MapKind::Protocol
+    {
+        for entry in &file.entries {
+            let code = u16::try_from(entry.code).ok();
+            assert!(code.is_some(), "protocol code {} > 65535", entry.code);
+            assert_eq!(map.code(&entry.name), code, "{}", entry.name);
         }
     }
 });
