@@ -8,13 +8,15 @@ use tera_world::{Apd, CELLS, SQUARES, Zgd};
 use crate::progress;
 
 /// A JSON number for an `f32`; JSON has no NaN or infinity, so those are
-/// `null`. Rust prints the shortest text that reads back the same value.
+/// `null`. Debug formatting prints the shortest text that reads back the
+/// same value and always marks it as a float (`16.0`, `1e-7`), so readers
+/// that type numbers by their text see floats.
 struct Num(f32);
 
 impl std::fmt::Display for Num {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.0.is_finite() {
-            write!(f, "{}", self.0)
+            write!(f, "{:?}", self.0)
         } else {
             f.write_str("null")
         }
