@@ -2,14 +2,17 @@
 //! pipes, files and tests see nothing.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A bar counting `len` things called `unit` (a hidden bar when stderr is
-/// not a terminal).
-pub fn bar(len: u64, unit: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+/// A bar counting `len` things called `unit` for work that writes to the
+/// file `output` or, when `None`, to stdout. Hidden when stderr is not a
+/// terminal, and when the work writes to stdout on a terminal: the bar and
+/// the output would overwrite each other there.
+pub fn bar(len: u64, unit: &str, output: Option<&Path>) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || (output.is_none() && std::io::stdout().is_terminal()) {
         return ProgressBar::hidden();
     }
     let template =

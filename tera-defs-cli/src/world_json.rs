@@ -1,7 +1,10 @@
 //! World data as JSON, streamed one item a line so that a whole zone never
-//! sits in memory twice and the output can be read with line tools.
+//! sits in memory twice and the output can be read with line tools. The
+//! `output` argument names the file written (`None`: stdout); it only
+//! decides whether progress is shown.
 
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 
 use tera_world::{Apd, CELLS, SQUARES, Zgd};
 
@@ -25,9 +28,9 @@ impl std::fmt::Display for Num {
 
 /// `{"format":"zgd","cells":[...]}`: the cells that have volumes, each as
 /// `{"square":[x,y],"cell":[x,y],"volumes":[[z,height],...]}`.
-pub fn zgd(zgd: &Zgd, out: &mut dyn Write) -> io::Result<()> {
+pub fn zgd(zgd: &Zgd, out: &mut dyn Write, output: Option<&Path>) -> io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 16, out);
-    let bar = progress::bar((SQUARES * SQUARES) as u64, "squares");
+    let bar = progress::bar((SQUARES * SQUARES) as u64, "squares", output);
     write!(out, "{{\"format\":\"zgd\",\"cells\":[")?;
     let mut first = true;
     for sx in 0..SQUARES {
@@ -62,9 +65,9 @@ pub fn zgd(zgd: &Zgd, out: &mut dyn Write) -> io::Result<()> {
 /// `{"position":[x,y,z],"edges":[[direction,target],...]}` (its index is its
 /// place in the array), every zone as `{"x","y","squares":[[x,y,first
 /// node,count],...]}` with the squares that have nodes.
-pub fn apd(apd: &Apd, out: &mut dyn Write) -> io::Result<()> {
+pub fn apd(apd: &Apd, out: &mut dyn Write, output: Option<&Path>) -> io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 16, out);
-    let bar = progress::bar(apd.nodes().len() as u64, "nodes");
+    let bar = progress::bar(apd.nodes().len() as u64, "nodes", output);
     write!(out, "{{\"format\":\"apd\",\"nodes\":[")?;
     for (i, node) in apd.nodes().iter().enumerate() {
         let sep = if i == 0 { "" } else { "," };

@@ -2,6 +2,7 @@
 //! `.dec` plain). The work is done by `tera_datacenter::cli`; this file
 //! parses the arguments, maps errors to exit codes and draws progress.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,8 +23,10 @@ pub struct DcArgs {
 /// The `dc` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum DcCommand {
-    /// Run the strict checks on a .dec (or a .dat with --key and --iv) and
-    /// list every problem with its byte offset; exit 1 when there is one.
+    /// Run the strict checks and list every problem with its byte offset.
+    ///
+    /// FILE is a .dec, or a .dat with --key and --iv. The exit status is 1
+    /// when a problem was found.
     Verify(VerifyArgs),
     /// Write the tree, or the elements at --path, as XML or JSON.
     #[command(after_help = "Examples:
@@ -191,11 +194,13 @@ fn verify(args: &VerifyArgs) -> Outcome {
     let key = optional_key(&args.key)?;
     let bytes = input::file(&args.file)?;
     let spinner = progress::spinner(format!("verifying {}", args.file.display()));
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let report = cli::verify_file(&bytes, key.as_ref(), arch(args.arch), &mut out);
+    // The report is written once the spinner is gone: on a terminal, the
+    // spinner's redraw would wipe a line printed under it.
+    let mut text = Vec::new();
+    let report = cli::verify_file(&bytes, key.as_ref(), arch(args.arch), &mut text)?;
     spinner.finish_and_clear();
-    Ok(if report?.is_ok() {
+    std::io::stdout().write_all(&text)?;
+    Ok(if report.is_ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(DATA)
@@ -212,9 +217,11 @@ fn export(args: &ExportArgs) -> Outcome {
         },
         pretty: args.pretty,
     };
-    // The bar learns the node count (an upper bound of what is written)
-    // with the first callback.
-    let bar = progress::bar(0, "elements");
+    // Unpacking and opening report nothing: a spinner until the first
+    // callback, which also tells the bar the node count (an upper bound of
+    // what is written).
+    let opening = progress::spinner(format!("opening {}", args.file.display()));
+    let bar = progress::bar(0, "elements", args.output.as_deref());
     let stats = output::to(args.output.as_deref(), |out| {
         cli::export_file(
             &bytes,
@@ -224,12 +231,16 @@ fn export(args: &ExportArgs) -> Outcome {
             options,
             out,
             &mut |done, total| {
+                if !opening.is_finished() {
+                    opening.finish_and_clear();
+                }
                 bar.set_length(total);
                 bar.set_position(done);
             },
         )
         .map_err(|e| fail(&args.file, e))
     });
+    opening.finish_and_clear();
     bar.finish_and_clear();
     let stats = stats?;
     if let Some(path) = &args.output {

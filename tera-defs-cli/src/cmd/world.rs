@@ -241,8 +241,8 @@ fn export(args: &ExportArgs) -> Outcome {
             return Ok(out.write_all(&loaded.decompressed)?);
         }
         match &loaded.world {
-            World::Zgd(zgd) => world_json::zgd(zgd, out)?,
-            World::Apd(apd) => world_json::apd(apd, out)?,
+            World::Zgd(zgd) => world_json::zgd(zgd, out, args.output.as_deref())?,
+            World::Apd(apd) => world_json::apd(apd, out, args.output.as_deref())?,
         }
         Ok(())
     })?;
