@@ -39,6 +39,7 @@ pub fn derive(input: DeriveInput, kind: Kind) -> syn::Result<TokenStream> {
     out.extend(wire_impl(&ctx));
     out.extend(block_impl(&ctx));
     out.extend(owned_impl(&ctx));
+    out.extend(visit_impl(&ctx));
     if ctx.layout.parts > 1 {
         out.extend(parts_impl(&ctx));
     }
@@ -576,6 +577,27 @@ fn owned_impl(ctx: &Ctx) -> TokenStream {
             type Owned = #owned_ty;
             fn into_owned(self) -> #owned_ty {
                 #body
+            }
+        }
+    }
+}
+
+fn visit_impl(ctx: &Ctx) -> TokenStream {
+    let krate = &ctx.krate;
+    let self_ty = &ctx.self_ty;
+    let lt = &ctx.lt;
+    let fields = ctx.fields.iter().map(|f| {
+        let ident = &f.ident;
+        let name = &f.wire_name;
+        // Spanned so that a field type without `Visit` is reported at the field.
+        quote_spanned!(f.ty.span()=> #krate::Visitor::field(v, #name, &self.#ident);)
+    });
+    quote! {
+        impl<#lt> #krate::Visit for #self_ty {
+            #[inline]
+            fn visit<__V: #krate::Visitor>(&self, v: &mut __V) {
+                let _ = &v;
+                #(#fields)*
             }
         }
     }

@@ -75,6 +75,7 @@ mod scalars;
 mod string;
 pub mod utf16;
 mod values;
+mod visit;
 mod wire;
 mod writer;
 
@@ -86,6 +87,7 @@ pub use reader::{HEADER_LEN, Reader};
 pub use registry::{AnyError, PacketInfo, latest_version, opcode_of};
 pub use string::Str;
 pub use values::{Angle, Customize, RADIANS_PER_UNIT, SkillId, SkillId32, Vec3, Vec3fa};
+pub use visit::{Visit, Visitor};
 pub use wire::{__private, Block, IntoOwned, MAX_PACKET_LEN, Packet, Parts, Wire, set_opcode};
 pub use writer::Writer;
 
