@@ -59,10 +59,9 @@ impl<'a> Str<'a> {
     }
 
     /// The text, with U+FFFD for unpaired surrogates.
+    #[inline]
     pub fn to_string_lossy(&self) -> String {
-        let mut s = String::new();
-        utf16::decode_lossy_into(&self.utf16le, &mut s);
-        s
+        utf16::decode_lossy(&self.utf16le)
     }
 
     /// The text, or an error if it holds an unpaired surrogate.

@@ -1,32 +1,108 @@
 //! UTF-16LE <-> UTF-8 transcoding with an ASCII fast path.
 //!
-//! Game strings are mostly ASCII names and chat; eight bytes (four code
-//! units) at a time are checked for ASCII with one mask and narrowed without
-//! going through `char`.
+//! Game strings are mostly ASCII names and chat: eight bytes at a time are
+//! checked for ASCII with one mask and narrowed (or widened) with shifts,
+//! without going through `char`; other text falls back to one code point at
+//! a time and returns to the fast path after it. The output is sized up
+//! front, so a string costs one allocation.
 
 /// Mask of the bits that are zero in four little-endian ASCII code units.
 const NON_ASCII_UNITS: u64 = 0xff80_ff80_ff80_ff80;
+/// Mask of the bits that are zero in eight ASCII bytes.
+const NON_ASCII_BYTES: u64 = 0x8080_8080_8080_8080;
+
+/// The 8 bytes at `at`, if there are 8.
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let chunk = bytes.get(at..at.wrapping_add(8))?;
+    Some(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?))
+}
+
+/// The code unit at byte `at`, if there is one.
+#[inline(always)]
+fn unit_at(bytes: &[u8], at: usize) -> Option<u16> {
+    match bytes.get(at..at.wrapping_add(2))? {
+        &[lo, hi] => Some(u16::from_le_bytes([lo, hi])),
+        _ => None,
+    }
+}
+
+/// Whether every code unit of UTF-16LE `bytes` is ASCII.
+#[inline]
+fn all_ascii_units(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    let mut seen = 0u64;
+    for w in &mut words {
+        seen |= u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0xff; 8]));
+    }
+    let mut tail = words.remainder().chunks_exact(2);
+    seen & NON_ASCII_UNITS == 0 && tail.all(|u| matches!(u, [0..0x80, 0]))
+}
+
+/// The UTF-8 of UTF-16LE `bytes`, with U+FFFD for unpaired surrogates (an
+/// odd trailing byte is ignored).
+pub fn decode_lossy(bytes: &[u8]) -> String {
+    if !all_ascii_units(bytes) {
+        return decode_mixed(bytes);
+    }
+    // The common case: the low byte of every unit, in one pass the compiler
+    // vectorises, into an exactly sized buffer. All ASCII, so always `Ok`
+    // (checking it is cheap for ASCII); the fallback keeps this total.
+    let out: Vec<u8> = bytes
+        .chunks_exact(2)
+        .map(|u| u.first().copied().unwrap_or(0))
+        .collect();
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// `decode_lossy` of text that is not all ASCII: ASCII runs four units at a
+/// time, the rest one code point at a time, pushed as `char`s so that no
+/// UTF-8 check is needed afterwards.
+fn decode_mixed(bytes: &[u8]) -> String {
+    // A unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4):
+    // one allocation.
+    let mut out = String::with_capacity(bytes.len() / 2 * 3);
+    let mut i = 0;
+    loop {
+        // Four ASCII units.
+        while let Some(w) = word_at(bytes, i) {
+            if w & NON_ASCII_UNITS != 0 {
+                break;
+            }
+            for shift in [0, 16, 32, 48] {
+                out.push(char::from((w >> shift) as u8));
+            }
+            i += 8;
+        }
+        let Some(unit) = unit_at(bytes, i) else { break };
+        i += 2;
+        let c = match unit {
+            0xd800..=0xdbff => match unit_at(bytes, i) {
+                Some(low @ 0xdc00..=0xdfff) => {
+                    i += 2;
+                    let cp =
+                        0x1_0000 + ((u32::from(unit) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
+                    char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER)
+                }
+                _ => char::REPLACEMENT_CHARACTER,
+            },
+            0xdc00..=0xdfff => char::REPLACEMENT_CHARACTER,
+            _ => char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER),
+        };
+        out.push(c);
+    }
+    out
+}
 
 /// Appends the UTF-8 of UTF-16LE `bytes` (even length) to `out`, replacing
 /// unpaired surrogates with U+FFFD.
 pub fn decode_lossy_into(bytes: &[u8], out: &mut String) {
-    out.reserve(bytes.len() / 2);
-    let mut done = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let Ok(arr) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        if u64::from_le_bytes(arr) & NON_ASCII_UNITS != 0 {
-            break;
-        }
-        for b in [arr[0], arr[2], arr[4], arr[6]] {
-            out.push(char::from(b));
-        }
-        done += 8;
+    let text = decode_lossy(bytes);
+    if out.is_empty() {
+        *out = text;
+    } else {
+        out.push_str(&text);
     }
-    // The rest (a non-ASCII chunk onwards, or the short tail) unit by unit.
-    let rest = bytes.get(done..).unwrap_or_default();
-    out.extend(char::decode_utf16(units(rest)).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)));
 }
 
 /// The code units of UTF-16LE `bytes` (a trailing odd byte is ignored).
@@ -41,23 +117,34 @@ pub fn units(bytes: &[u8]) -> impl Iterator<Item = u16> + Clone + '_ {
 
 /// Appends the UTF-16LE encoding of `s` to `out`.
 pub fn encode_into(s: &str, out: &mut Vec<u8>) {
-    out.reserve(s.len() * 2);
+    // A UTF-8 sequence of n bytes is at most 2n bytes of UTF-16: one
+    // reservation is enough.
+    out.reserve(2 * s.len());
     let bytes = s.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        let ascii_run = bytes
-            .get(i..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|b| b.is_ascii())
-            .count();
-        for &b in bytes.get(i..i + ascii_run).unwrap_or_default() {
-            out.push(b);
-            out.push(0);
+    loop {
+        // Eight ASCII bytes: widen each to a unit.
+        while let Some(w) = word_at(bytes, i) {
+            if w & NON_ASCII_BYTES != 0 {
+                break;
+            }
+            let spread = |w: u64| {
+                let w = (w | (w << 16)) & 0x0000_ffff_0000_ffff;
+                (w | (w << 8)) & 0x00ff_00ff_00ff_00ff
+            };
+            out.extend_from_slice(&spread(w & 0xffff_ffff).to_le_bytes());
+            out.extend_from_slice(&spread(w >> 32).to_le_bytes());
+            i += 8;
         }
-        i += ascii_run;
-        let Some(tail) = s.get(i..) else { return };
-        let Some(c) = tail.chars().next() else { return };
+        let Some(&b) = bytes.get(i) else { break };
+        if b.is_ascii() {
+            out.extend_from_slice(&[b, 0]);
+            i += 1;
+            continue;
+        }
+        let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
+            break;
+        };
         let mut buf = [0u16; 2];
         for unit in c.encode_utf16(&mut buf) {
             out.extend_from_slice(&unit.to_le_bytes());
@@ -69,4 +156,71 @@ pub fn encode_into(s: &str, out: &mut Vec<u8>) {
 /// The number of UTF-16 code units of `s`.
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16le(s: &str) -> Vec<u8> {
+        s.encode_utf16().flat_map(u16::to_le_bytes).collect()
+    }
+
+    /// Texts that cross the 8-byte chunks in every way: ASCII runs of each
+    /// length around non-ASCII characters of 2, 3 and 4 UTF-8 bytes.
+    fn texts() -> Vec<String> {
+        let mut texts = vec![String::new()];
+        for run in 0..12 {
+            let ascii: String = "abcdefghijklmnop".chars().take(run).collect();
+            for other in ["", "é", "한", "😀", "\u{7f}", "\u{80}", "\u{ffff}"] {
+                texts.push(format!("{ascii}{other}{ascii}"));
+                texts.push(format!("{other}{ascii}{other}"));
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn round_trips_like_std() {
+        for text in texts() {
+            let mut enc = Vec::new();
+            encode_into(&text, &mut enc);
+            assert_eq!(enc, utf16le(&text), "encode {text:?}");
+            assert_eq!(decode_lossy(&enc), text, "decode {text:?}");
+        }
+    }
+
+    #[test]
+    fn lone_surrogates_become_replacement_characters() {
+        // A lone high surrogate before ASCII, a lone low one, a high one at
+        // the end, and a reversed pair, inside and across 8-byte chunks.
+        let units: [&[u16]; 4] = [
+            &[0xd800, 0x41, 0x42, 0x43, 0x44, 0x45],
+            &[0x41, 0xdc00, 0x42],
+            &[0x41, 0x42, 0x43, 0xd83d],
+            &[0xde00, 0xd83d, 0x41],
+        ];
+        for units in units {
+            let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+            let expected: String = char::decode_utf16(units.iter().copied())
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect();
+            assert_eq!(decode_lossy(&bytes), expected, "{units:x?}");
+        }
+    }
+
+    #[test]
+    fn decode_into_appends() {
+        let mut s = String::from("x:");
+        decode_lossy_into(&utf16le("héllo world"), &mut s);
+        assert_eq!(s, "x:héllo world");
+        let mut empty = String::new();
+        decode_lossy_into(&utf16le("abc"), &mut empty);
+        assert_eq!(empty, "abc");
+    }
+
+    #[test]
+    fn odd_trailing_byte_is_ignored() {
+        assert_eq!(decode_lossy(&[b'a', 0, b'b']), "a");
+    }
 }
