@@ -131,6 +131,13 @@ impl Builder {
         self
     }
 
+    /// The feature of the generated crate behind which `Arbitrary` is
+    /// derived (default `arbitrary`; `None`: no `Arbitrary` code at all).
+    pub fn arbitrary_feature(&mut self, feature: Option<&str>) -> &mut Self {
+        self.opts.arbitrary = feature.map(str::to_owned);
+        self
+    }
+
     /// The runtime crate's path in generated code (default `::tera_packets`),
     /// for crates that re-export it.
     pub fn runtime_path(&mut self, path: &str) -> Result<&mut Self, syn::Error> {

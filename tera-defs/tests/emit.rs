@@ -43,13 +43,15 @@ fn snapshot_interleaved_arrays() {
 }
 
 #[test]
-fn snapshot_empty_packet_without_serde() {
+fn snapshot_empty_packet_without_serde_or_arbitrary() {
     let source = Builder::new()
         .defs_dir(own_def("S_PING.1.def"))
         .serde(Serde::Off)
+        .arbitrary_feature(None)
         .generate()
         .unwrap();
     assert!(!source.contains("serde"));
+    assert!(!source.contains("arbitrary"));
     insta::assert_snapshot!("s_ping_1_no_serde", source);
 }
 

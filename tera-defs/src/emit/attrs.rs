@@ -48,8 +48,8 @@ pub fn comment_markdown(comment: &str) -> String {
 }
 
 /// The derive list of a generated struct. `Arbitrary` is derived behind the
-/// generated crate's `arbitrary` feature, which must enable
-/// `tera-packets/arbitrary` and depend on `arbitrary` with `derive`.
+/// generated crate's feature named in [`EmitOptions::arbitrary`], which must
+/// enable `tera-packets/arbitrary` and depend on `arbitrary` with `derive`.
 pub fn derives(opts: &EmitOptions, packet: bool) -> TokenStream {
     let rt = &opts.runtime;
     let wire = if packet {
@@ -64,10 +64,14 @@ pub fn derives(opts: &EmitOptions, packet: bool) -> TokenStream {
     } else {
         quote!(#[tera(crate = #path)])
     };
+    let arbitrary = match &opts.arbitrary {
+        Some(feature) => quote!(#[cfg_attr(feature = #feature, derive(::arbitrary::Arbitrary))]),
+        None => quote!(),
+    };
     quote! {
         #[derive(Debug, Clone, Default, PartialEq, #wire)]
         #serde
-        #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+        #arbitrary
         #krate
     }
 }

@@ -50,6 +50,9 @@ pub struct EmitOptions {
     pub runtime: syn::Path,
     /// Serde derives.
     pub serde: Serde,
+    /// The feature of the generated crate behind which `Arbitrary` is
+    /// derived (`None`: not at all).
+    pub arbitrary: Option<String>,
 }
 
 impl Default for EmitOptions {
@@ -57,6 +60,7 @@ impl Default for EmitOptions {
         EmitOptions {
             runtime: syn::parse_quote!(::tera_packets),
             serde: Serde::feature(),
+            arbitrary: Some("arbitrary".to_string()),
         }
     }
 }
@@ -67,6 +71,7 @@ impl std::fmt::Debug for EmitOptions {
         f.debug_struct("EmitOptions")
             .field("runtime", &quote!(#runtime).to_string())
             .field("serde", &self.serde)
+            .field("arbitrary", &self.arbitrary)
             .finish()
     }
 }

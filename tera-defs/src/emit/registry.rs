@@ -98,6 +98,29 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
         },
     };
 
+    // Behind the same feature as the `Arbitrary` derives (see `attrs::derives`).
+    let arbitrary = match &opts.arbitrary {
+        None => quote!(),
+        Some(feature) => quote! {
+            #[cfg(feature = #feature)]
+        impl<'a> AnyPacket<'a> {
+            /// A random value of version `version` of packet `name`, built
+            /// from `u` (all its data owned); `None` when no such def is
+            /// compiled in.
+            pub fn arbitrary_as(
+                name: &str,
+                version: u32,
+                u: &mut ::arbitrary::Unstructured<'a>,
+            ) -> ::core::option::Option<::arbitrary::Result<Self>> {
+                ::core::option::Option::Some(match (name, version) {
+                    #(#arbitrary_arms,)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
+        },
+    };
+
     quote! {
         /// Every compiled-in packet version, sorted by name and version.
         pub static PACKETS: &[#rt::PacketInfo] = &[#(#infos),*];
@@ -182,22 +205,6 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
 
         #serde
 
-        // Behind the same feature as the `Arbitrary` derives (see `attrs::derives`).
-        #[cfg(feature = "arbitrary")]
-        impl<'a> AnyPacket<'a> {
-            /// A random value of version `version` of packet `name`, built
-            /// from `u` (all its data owned); `None` when no such def is
-            /// compiled in.
-            pub fn arbitrary_as(
-                name: &str,
-                version: u32,
-                u: &mut ::arbitrary::Unstructured<'a>,
-            ) -> ::core::option::Option<::arbitrary::Result<Self>> {
-                ::core::option::Option::Some(match (name, version) {
-                    #(#arbitrary_arms,)*
-                    _ => return ::core::option::Option::None,
-                })
-            }
-        }
+        #arbitrary
     }
 }
