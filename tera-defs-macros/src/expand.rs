@@ -283,7 +283,17 @@ impl Ctx {
             Some(Item::Field(j)) => self.fields[*j].attrs.interleaved,
             _ => false,
         };
+        let mut run_end = 0;
         for (k, &item) in items.iter().enumerate() {
+            if k < run_end {
+                continue; // read by the run below
+            }
+            let run = self.fixed_run(items, k);
+            if run.len() >= 2 {
+                run_end = k + run.len();
+                out.extend(self.read_run(&run, into_self));
+                continue;
+            }
             // A run of interleaved arrays ends where the writer's cursor
             // ends: after the last element written, the furthest one.
             let grouped = interleaved_at(k);
@@ -361,6 +371,144 @@ impl Ctx {
         out
     }
 
+    /// The run of fixed pieces starting at `items[k]`: explicit refs and
+    /// fields of the runtime's fixed-size types, which are read and written
+    /// with one bounds check for the whole run (empty if `items[k]` is
+    /// neither).
+    fn fixed_run(&self, items: &[Item], k: usize) -> Vec<Item> {
+        items
+            .iter()
+            .skip(k)
+            .take_while(|item| match item {
+                Item::Ref(_) => true,
+                Item::Field(i) => {
+                    !self.fields[*i].attrs.interleaved && is_fixed_type(&self.fields[*i].ty)
+                }
+                Item::Again(_) | Item::Part(..) => false,
+            })
+            .copied()
+            .collect()
+    }
+
+    /// Each piece of a run: its size and, for a field, its name in errors.
+    fn run_sizes(&self, run: &[Item]) -> Vec<(TokenStream, Option<String>)> {
+        let krate = &self.krate;
+        run.iter()
+            .map(|item| match *item {
+                Item::Ref(i) => {
+                    let t = self.ty(i);
+                    (quote!(2 * #t::META_WORDS), None)
+                }
+                Item::Field(i) | Item::Again(i) | Item::Part(i, _) => {
+                    let ty = &self.fields[i].ty;
+                    (
+                        quote_spanned!(ty.span()=> <#ty as #krate::__private::Fixed>::SIZE),
+                        Some(self.fields[i].wire_name.clone()),
+                    )
+                }
+            })
+            .collect()
+    }
+
+    /// `let __off_n = ...;`: the offset of each piece in the run (constants
+    /// once the sizes are known; lets keep the code linear in the run).
+    fn run_offsets(sizes: &[(TokenStream, Option<String>)]) -> (TokenStream, TokenStream) {
+        let mut lets = TokenStream::new();
+        let mut prev = quote!(0usize);
+        for (n, (size, _)) in sizes.iter().enumerate() {
+            let off = format_ident!("__off_{}", n);
+            lets.extend(quote!(let #off: usize = #prev;));
+            prev = quote!(#off + #size);
+        }
+        (lets, prev)
+    }
+
+    fn read_run(&self, run: &[Item], into_self: bool) -> TokenStream {
+        let krate = &self.krate;
+        let sizes = self.run_sizes(run);
+        let (offsets, total) = Self::run_offsets(&sizes);
+        let pieces = sizes.iter().map(|(size, name)| match name {
+            Some(name) => quote!((#size, ::core::option::Option::Some(#name))),
+            None => quote!((#size, ::core::option::Option::None)),
+        });
+        let mut body = TokenStream::new();
+        for (n, item) in run.iter().enumerate() {
+            let off = format_ident!("__off_{}", n);
+            match *item {
+                Item::Ref(i) => {
+                    let var = self.meta_var(i, 0);
+                    body.extend(quote!(let #var = __run_start + #off;));
+                }
+                Item::Field(i) | Item::Again(i) | Item::Part(i, _) => {
+                    let ty = &self.fields[i].ty;
+                    let value = quote_spanned!(ty.span()=>
+                        <#ty as #krate::__private::Fixed>::get(__run, #off));
+                    let var = self.value_var(i);
+                    let ident = &self.fields[i].ident;
+                    body.extend(if into_self {
+                        quote!(self.#ident = #value;)
+                    } else if self.fields[i].attrs.again_after.is_some() {
+                        quote!(let mut #var = #value;)
+                    } else {
+                        quote!(let #var = #value;)
+                    });
+                }
+            }
+        }
+        quote! {
+            #offsets
+            let __run_start = r.pos();
+            let __run: &[u8] = match r.take(#total) {
+                ::core::option::Option::Some(run) => run,
+                ::core::option::Option::None => {
+                    return ::core::result::Result::Err(
+                        #krate::__private::run_error(r, &[#(#pieces),*]),
+                    );
+                }
+            };
+            let _ = __run_start;
+            #body
+        }
+    }
+
+    fn write_run(&self, run: &[Item]) -> TokenStream {
+        let krate = &self.krate;
+        let sizes = self.run_sizes(run);
+        let (offsets, total) = Self::run_offsets(&sizes);
+        let mut metas = TokenStream::new();
+        let mut body = TokenStream::new();
+        for (n, item) in run.iter().enumerate() {
+            let off = format_ident!("__off_{}", n);
+            let size = &sizes[n].0;
+            match *item {
+                Item::Ref(i) => {
+                    let var = self.meta_var(i, 0);
+                    metas.extend(quote!(let #var = __run_start + #off;));
+                    body.extend(quote! {
+                        if let ::core::option::Option::Some(slot) = __run.get_mut(#off..#off + #size) {
+                            slot.fill(0);
+                        }
+                    });
+                }
+                Item::Field(i) | Item::Again(i) | Item::Part(i, _) => {
+                    let ty = &self.fields[i].ty;
+                    let ident = &self.fields[i].ident;
+                    body.extend(quote_spanned!(ty.span()=>
+                        <#ty as #krate::__private::Fixed>::put(&self.#ident, __run, #off);));
+                }
+            }
+        }
+        quote! {
+            #offsets
+            let __run_start = w.pos();
+            let _ = __run_start;
+            #metas
+            if let ::core::option::Option::Some(__run) = w.take(#total) {
+                #body
+            }
+        }
+    }
+
     /// The metadata position a field is read with.
     fn field_meta_for_read(&self, i: usize) -> TokenStream {
         if self.layout.explicit && !self.layout.items.contains(&Item::Ref(i)) {
@@ -398,6 +546,12 @@ impl Ctx {
         let mut k = 0;
         while k < items.len() {
             let item = items[k];
+            let run = self.fixed_run(items, k);
+            if run.len() >= 2 {
+                out.extend(self.write_run(&run));
+                k += run.len();
+                continue;
+            }
             match item {
                 Item::Ref(i) => {
                     let var = self.meta_var(i, 0);
@@ -682,4 +836,38 @@ fn packet_impl(ctx: &Ctx, sattrs: &StructAttrs, input: &DeriveInput) -> syn::Res
             const VERSION: u32 = #version;
         }
     })
+}
+
+/// Whether `ty` names one of the runtime's fixed-size types by a name the
+/// derive can trust: a primitive, or a value type spelled
+/// `tera_packets::Vec3` (as the emitter writes it). Anything else goes
+/// through its `Wire` impl; a wrong guess is a compile error (`Fixed` not
+/// implemented), never wrong bytes.
+fn is_fixed_type(ty: &syn::Type) -> bool {
+    let syn::Type::Path(tp) = ty else {
+        return false;
+    };
+    if tp.qself.is_some() {
+        return false;
+    }
+    let segments = &tp.path.segments;
+    let Some(last) = segments.last() else {
+        return false;
+    };
+    if !matches!(last.arguments, syn::PathArguments::None) {
+        return false;
+    }
+    let name = last.ident.to_string();
+    if segments.len() == 1 && tp.path.leading_colon.is_none() {
+        matches!(
+            name.as_str(),
+            "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64" | "bool"
+        )
+    } else {
+        let parent = segments.iter().rev().nth(1);
+        matches!(
+            name.as_str(),
+            "Vec3" | "Vec3fa" | "Angle" | "SkillId" | "SkillId32" | "Customize"
+        ) && parent.is_some_and(|p| p.ident == "tera_packets")
+    }
 }

@@ -73,6 +73,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The `n` bytes at the cursor, moving past them; `None` (the cursor
+    /// unmoved) if the packet is shorter. One check for a whole run of
+    /// fixed fields.
+    #[inline]
+    pub fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let run = self.buf.get(self.pos..self.pos.checked_add(n)?)?;
+        self.pos += n;
+        Some(run)
+    }
+
     /// Skips `n` bytes at the cursor (metadata slots), checking they exist.
     #[inline]
     pub fn skip(&mut self, n: usize) -> Result<()> {

@@ -183,7 +183,8 @@ pub trait IntoOwned {
 /// Helpers for the code the derives write. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    use crate::error::Result;
+    use crate::error::{Error, ErrorKind, Result};
+    use crate::reader::Reader;
 
     /// Names the field of an error.
     #[inline]
@@ -203,6 +204,109 @@ pub mod __private {
             rest = tail;
         }
         Some(total)
+    }
+
+    /// A fixed-size field type read and written inside a run of fixed
+    /// fields that was bounds-checked once: the derives use it for the
+    /// runtime's scalar and value types, whose names they recognise.
+    pub trait Fixed: Sized {
+        /// The size in bytes.
+        const SIZE: usize;
+        /// The value at offset `at` of `run` (`run` holds it: the offsets
+        /// are constants inside a run of known length, so the checks below
+        /// fold away).
+        fn get(run: &[u8], at: usize) -> Self;
+        /// Writes the value at offset `at` of `run`.
+        fn put(&self, run: &mut [u8], at: usize);
+    }
+
+    /// The `N` bytes at `at` of `run` (zeros if they are not there, which
+    /// the callers rule out).
+    #[inline(always)]
+    pub fn bytes_at<const N: usize>(run: &[u8], at: usize) -> [u8; N] {
+        match run.get(at..at.wrapping_add(N)) {
+            Some(b) => <[u8; N]>::try_from(b).unwrap_or([0; N]),
+            None => [0; N],
+        }
+    }
+
+    /// Writes `bytes` at `at` of `run`, if they fit (the callers make sure).
+    #[inline(always)]
+    pub fn put_at<const N: usize>(run: &mut [u8], at: usize, bytes: [u8; N]) {
+        if let Some(dst) = run.get_mut(at..at.wrapping_add(N)) {
+            dst.copy_from_slice(&bytes);
+        }
+    }
+
+    /// Implements [`Fixed`] from a `from_le_bytes`/`to_le_bytes` pair.
+    macro_rules! fixed_le {
+        ($($ty:ty = $n:expr),*) => {$(
+            impl Fixed for $ty {
+                const SIZE: usize = $n;
+                #[inline(always)]
+                fn get(run: &[u8], at: usize) -> Self {
+                    <$ty>::from_le_bytes(bytes_at::<$n>(run, at))
+                }
+                #[inline(always)]
+                fn put(&self, run: &mut [u8], at: usize) {
+                    put_at::<$n>(run, at, self.to_le_bytes());
+                }
+            }
+        )*};
+    }
+
+    fixed_le!(
+        u8 = 1,
+        i16 = 2,
+        u16 = 2,
+        i32 = 4,
+        u32 = 4,
+        i64 = 8,
+        u64 = 8,
+        f32 = 4,
+        f64 = 8
+    );
+    fixed_le!(
+        crate::Vec3 = 12,
+        crate::Vec3fa = 12,
+        crate::Angle = 2,
+        crate::SkillId = 8,
+        crate::SkillId32 = 4,
+        crate::Customize = 8
+    );
+
+    impl Fixed for bool {
+        const SIZE: usize = 1;
+        /// Any non-zero byte is `true`.
+        #[inline(always)]
+        fn get(run: &[u8], at: usize) -> Self {
+            run.get(at).is_some_and(|b| *b != 0)
+        }
+        #[inline(always)]
+        fn put(&self, run: &mut [u8], at: usize) {
+            if let Some(b) = run.get_mut(at) {
+                *b = u8::from(*self);
+            }
+        }
+    }
+
+    /// The error of a run of fixed pieces (`size`, field name) that does not
+    /// fit at the cursor: the one reading them one by one would give.
+    #[cold]
+    #[inline(never)]
+    pub fn run_error(r: &Reader<'_>, pieces: &[(usize, Option<&'static str>)]) -> Error {
+        let mut pos = r.pos();
+        for &(size, name) in pieces {
+            if pos.saturating_add(size) > r.buf().len() {
+                let e = Error::new(ErrorKind::UnexpectedEnd, pos);
+                return match name {
+                    Some(name) => e.in_field(name),
+                    None => e,
+                };
+            }
+            pos += size;
+        }
+        Error::new(ErrorKind::UnexpectedEnd, r.pos())
     }
 
     /// Element `index` of `words`, or 0.

@@ -44,6 +44,21 @@ impl<'b> Writer<'b> {
         self.pos = end;
     }
 
+    /// The next `n` bytes of the buffer, to be filled by the caller, moving
+    /// past them; `None` (and the overflow flag set) if they do not fit.
+    #[inline]
+    pub fn take(&mut self, n: usize) -> Option<&mut [u8]> {
+        let at = self.pos;
+        self.pos += n;
+        match self.buf.get_mut(at..at + n) {
+            Some(run) => Some(run),
+            None => {
+                self.overflow = true;
+                None
+            }
+        }
+    }
+
     /// Writes `N` bytes at the cursor and moves past them.
     #[inline]
     pub fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
