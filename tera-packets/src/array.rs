@@ -259,8 +259,13 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
         Ok(view)
     }
 
+    #[inline]
     fn wire_len(&self) -> usize {
-        self.iter().map(|e| 4 + e.block_len()).sum()
+        match T::FIXED_SIZE {
+            // Every element has the same size: no need to decode them.
+            Some(n) => self.len() * (4 + 2 * T::META_WORDS + n),
+            None => self.iter().map(|e| 4 + e.block_len()).sum(),
+        }
     }
 
     fn write(&self, w: &mut Writer<'_>, meta: usize) {
