@@ -1,9 +1,12 @@
-//! Shared input format of the packet fuzz targets.
+//! Shared input format of the packet fuzz targets, and the checks of the
+//! data center targets ([`datacenter`]).
 //!
 //! An input is `u16 index` (little-endian) and then a whole packet. The index
 //! picks the def among the compiled-in [`tera_data::PACKETS`] (modulo their
 //! number), so that one byte string always means the same packet type and
 //! libFuzzer can learn the types apart.
+
+pub mod datacenter;
 
 use tera_data::{AnyError, AnyPacket, PACKETS, PacketInfo};
 
