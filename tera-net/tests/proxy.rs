@@ -4,11 +4,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use tera_net::framing::Reassembler;
 use tera_net::proxy::relay;
 use tera_net::{Direction, HELLO, Session, SessionKeys};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+mod stream;
+use stream::{receive, send};
 
 /// Packets the proxy hook saw.
 type Seen = Vec<(Direction, Vec<u8>)>;
@@ -57,38 +59,6 @@ fn packets(rng: &mut Rng, count: usize, op_base: u16) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Encrypts `packets` as one stream and writes it in uneven pieces.
-async fn send(stream: &mut TcpStream, session: &mut Session, dir: Direction, packets: &[Vec<u8>]) {
-    let mut wire = packets.concat();
-    session.apply(dir, &mut wire);
-    for piece in wire.chunks(1777) {
-        stream.write_all(piece).await.unwrap();
-    }
-    stream.flush().await.unwrap();
-}
-
-/// Reads and decrypts until `count` whole packets have arrived.
-async fn receive(
-    stream: &mut TcpStream,
-    session: &mut Session,
-    dir: Direction,
-    count: usize,
-) -> Vec<Vec<u8>> {
-    let mut r = Reassembler::new();
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 4096];
-    while out.len() < count {
-        let n = stream.read(&mut buf).await.unwrap();
-        assert!(n > 0, "{dir}: EOF after {} packets", out.len());
-        session.apply(dir, r.push(&buf[..n]));
-        while let Some(p) = r.next_packet().unwrap() {
-            out.push(p.to_vec());
-        }
-    }
-    assert_eq!(r.buffered(), 0);
-    out
-}
-
 async fn read_exact<const N: usize>(s: &mut TcpStream) -> [u8; N] {
     let mut b = [0u8; N];
     s.read_exact(&mut b).await.unwrap();
@@ -135,7 +105,7 @@ async fn proxy_relays_both_ways() {
             assert_eq!(read_exact::<128>(&mut s).await, keys.client_key2);
             s.write_all(&keys.server_key2).await.unwrap();
             let mut session = Session::new(&keys);
-            send(&mut s, &mut session, Direction::ServerToClient, &down).await;
+            send(&mut s, &mut session, Direction::ServerToClient, &down, 1777).await;
             let got = receive(&mut s, &mut session, Direction::ClientToServer, up.len()).await;
             s.shutdown().await.unwrap();
             assert_eq!(s.read(&mut [0u8; 1]).await.unwrap(), 0, "client closed");
@@ -153,7 +123,7 @@ async fn proxy_relays_both_ways() {
             c.write_all(&keys.client_key2).await.unwrap();
             assert_eq!(read_exact::<128>(&mut c).await, keys.server_key2);
             let mut session = Session::new(&keys);
-            send(&mut c, &mut session, Direction::ClientToServer, &up).await;
+            send(&mut c, &mut session, Direction::ClientToServer, &up, 1777).await;
             let got = receive(&mut c, &mut session, Direction::ServerToClient, down.len()).await;
             c.shutdown().await.unwrap();
             assert_eq!(c.read(&mut [0u8; 1]).await.unwrap(), 0, "server closed");

@@ -10,11 +10,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tera_data::{AnyPacket, PACKETS, ProtocolMap};
-use tera_net::framing::Reassembler;
 use tera_net::proxy::relay;
 use tera_net::{Direction, HELLO, Session, SessionKeys};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+mod stream;
+use stream::{receive, send};
 
 const LIMIT: Duration = Duration::from_secs(10);
 
@@ -50,35 +52,6 @@ fn typed_packets(map: &ProtocolMap, count: usize, seed: u8) -> Vec<Vec<u8>> {
             canonical
         })
         .collect()
-}
-
-async fn send(stream: &mut TcpStream, session: &mut Session, dir: Direction, packets: &[Vec<u8>]) {
-    let mut wire = packets.concat();
-    session.apply(dir, &mut wire);
-    for piece in wire.chunks(7) {
-        stream.write_all(piece).await.unwrap();
-    }
-    stream.flush().await.unwrap();
-}
-
-async fn receive(
-    stream: &mut TcpStream,
-    session: &mut Session,
-    dir: Direction,
-    count: usize,
-) -> Vec<Vec<u8>> {
-    let mut r = Reassembler::new();
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 4096];
-    while out.len() < count {
-        let n = stream.read(&mut buf).await.unwrap();
-        assert!(n > 0, "{dir}: EOF after {} packets", out.len());
-        session.apply(dir, r.push(&buf[..n]));
-        while let Some(p) = r.next_packet().unwrap() {
-            out.push(p.to_vec());
-        }
-    }
-    out
 }
 
 async fn handshake_as_server(s: &mut TcpStream, keys: &SessionKeys) {
@@ -149,7 +122,7 @@ async fn proxy_decodes_every_packet_of_the_compiled_in_defs() {
             let (mut s, _) = server_listener.accept().await.unwrap();
             handshake_as_server(&mut s, &keys).await;
             let mut session = Session::new(&keys);
-            send(&mut s, &mut session, Direction::ServerToClient, &down).await;
+            send(&mut s, &mut session, Direction::ServerToClient, &down, 7).await;
             let got = receive(&mut s, &mut session, Direction::ClientToServer, up.len()).await;
             s.shutdown().await.unwrap();
             got
@@ -162,7 +135,7 @@ async fn proxy_decodes_every_packet_of_the_compiled_in_defs() {
             let mut c = TcpStream::connect(proxy_addr).await.unwrap();
             handshake_as_client(&mut c, &keys).await;
             let mut session = Session::new(&keys);
-            send(&mut c, &mut session, Direction::ClientToServer, &up).await;
+            send(&mut c, &mut session, Direction::ClientToServer, &up, 7).await;
             let got = receive(&mut c, &mut session, Direction::ServerToClient, down.len()).await;
             c.shutdown().await.unwrap();
             got
