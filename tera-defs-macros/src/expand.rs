@@ -371,6 +371,112 @@ impl Ctx {
         out
     }
 
+    /// Statements of `Wire::validate`: the checks of `read_stmts` without
+    /// building the values, adding each piece's `wire_len` to `__size`.
+    /// `None` when the items include parts of split objects or repeated
+    /// fields, which keep the provided `validate` (read, then measure).
+    fn validate_stmts(&self, items: &[Item]) -> Option<TokenStream> {
+        let krate = &self.krate;
+        if items
+            .iter()
+            .any(|item| matches!(item, Item::Part(..) | Item::Again(_)))
+        {
+            return None;
+        }
+        let mut out = if self.layout.explicit {
+            quote!(let _ = meta;)
+        } else {
+            self.implicit_meta_lets(items)
+        };
+        out.extend(quote!(let mut __size: usize = 0;));
+        let interleaved_at = |k: usize| match items.get(k) {
+            Some(Item::Field(j)) => self.fields[*j].attrs.interleaved,
+            _ => false,
+        };
+        let mut run_end = 0;
+        for (k, &item) in items.iter().enumerate() {
+            if k < run_end {
+                continue;
+            }
+            let run = self.fixed_run(items, k);
+            if run.len() >= 2 {
+                run_end = k + run.len();
+                out.extend(self.validate_run(&run));
+                continue;
+            }
+            let grouped = interleaved_at(k);
+            if grouped && (k == 0 || !interleaved_at(k - 1)) {
+                out.extend(quote!(let mut __interleaved_end = r.pos();));
+            }
+            out.extend(match item {
+                Item::Ref(i) => {
+                    let var = self.meta_var(i, 0);
+                    let t = self.ty(i);
+                    quote! {
+                        let #var = r.pos();
+                        r.skip(2 * #t::META_WORDS)?;
+                        __size += 2 * #t::META_WORDS;
+                    }
+                }
+                Item::Field(i) => {
+                    let t = self.ty(i);
+                    let name = &self.fields[i].wire_name;
+                    // `read` asserts at compile time that a field without
+                    // a ref has no metadata: once is enough.
+                    let meta = if self.layout.explicit && !self.layout.items.contains(&Item::Ref(i))
+                    {
+                        quote!(r.pos())
+                    } else {
+                        let var = self.meta_var(i, 0);
+                        quote!(#var)
+                    };
+                    quote!(__size += #krate::__private::named(#t::validate(r, #meta), #name)?;)
+                }
+                Item::Again(_) | Item::Part(..) => return None,
+            });
+            if grouped {
+                out.extend(quote! {
+                    __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
+                });
+                if !interleaved_at(k + 1) {
+                    out.extend(quote!(r.set_pos(__interleaved_end);));
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// A run checked with one bounds check, its bytes counted in `__size`.
+    fn validate_run(&self, run: &[Item]) -> TokenStream {
+        let krate = &self.krate;
+        let sizes = self.run_sizes(run);
+        let (offsets, total) = Self::run_offsets(&sizes);
+        let pieces = sizes.iter().map(|(size, name)| match name {
+            Some(name) => quote!((#size, ::core::option::Option::Some(#name))),
+            None => quote!((#size, ::core::option::Option::None)),
+        });
+        let mut metas = TokenStream::new();
+        for (n, item) in run.iter().enumerate() {
+            if let Item::Ref(i) = *item {
+                let off = format_ident!("__off_{}", n);
+                let var = self.meta_var(i, 0);
+                metas.extend(quote!(let #var = __run_start + #off;));
+            }
+        }
+        quote! {
+            #offsets
+            let __run_start = r.pos();
+            if r.take(#total).is_none() {
+                return ::core::result::Result::Err(
+                    #krate::__private::run_error(r, &[#(#pieces),*]),
+                );
+            }
+            let _ = __run_start;
+            #metas
+            __size += #total;
+        }
+    }
+
     /// The run of fixed pieces starting at `items[k]`: explicit refs and
     /// fields of the runtime's fixed-size types, which are read and written
     /// with one bounds check for the whole run (empty if `items[k]` is
@@ -677,6 +783,15 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let construct = ctx.construct();
     let wire_len = ctx.wire_len_expr(None);
     let write = ctx.write_stmts(&ctx.layout.items);
+    let validate = ctx.validate_stmts(&ctx.layout.items).map(|stmts| {
+        quote! {
+            #[inline]
+            fn validate(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<usize> {
+                #stmts
+                ::core::result::Result::Ok(__size)
+            }
+        }
+    });
     quote! {
         impl #impl_generics #krate::Wire<#lt> for #self_ty {
             const META_WORDS: usize = #meta_words;
@@ -687,6 +802,8 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
                 #read
                 ::core::result::Result::Ok(#construct)
             }
+
+            #validate
 
             #[inline]
             fn wire_len(&self) -> usize {

@@ -23,7 +23,14 @@ pub struct Array<'a, T> {
 
 #[derive(Clone)]
 enum Repr<'a, T> {
-    View { buf: &'a [u8], first: u16, len: u16 },
+    /// `size` is the list's `wire_len`, summed while validating it, so that
+    /// encoding a view does not decode its elements an extra time.
+    View {
+        buf: &'a [u8],
+        first: u16,
+        len: u16,
+        size: usize,
+    },
     Owned(Vec<T>),
 }
 
@@ -67,7 +74,9 @@ impl<'a, T: Block<'a>> Array<'a, T> {
     pub fn iter(&self) -> Iter<'_, 'a, T> {
         Iter {
             repr: match &self.repr {
-                Repr::View { buf, first, len } => IterRepr::View {
+                Repr::View {
+                    buf, first, len, ..
+                } => IterRepr::View {
                     buf,
                     pos: usize::from(*first),
                     left: *len,
@@ -227,44 +236,29 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
     const FIXED_SIZE: Option<usize> = None;
 
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
-        let len = r.u16_at(meta)?;
-        let first = r.u16_at(meta + 2)?;
-        let view = Array {
+        let (len, first, size) = walk::<T>(r, meta)?;
+        Ok(Array {
             repr: Repr::View {
                 buf: r.buf(),
                 first,
                 len,
+                size,
             },
-        };
-        if len == 0 {
-            // Empty: the offset is 0 and the cursor stays where it is.
-            return Ok(view);
-        }
-        let mut pos = usize::from(first);
-        let mut link = meta + 2;
-        for left in (0..len).rev() {
-            r.check_offset(pos, link)?;
-            r.spend(4, pos)?;
-            let next = r.u16_at(pos + 2)?;
-            r.set_pos(pos + 4);
-            T::read_block(r)?;
-            link = pos + 2;
-            match (left, next) {
-                (0, 0) => {}
-                (0, _) => return Err(Error::new(ErrorKind::ListTooLong, link)),
-                (_, 0) => return Err(Error::new(ErrorKind::ListTooShort, link)),
-                (_, next) => pos = usize::from(next),
-            }
-        }
-        Ok(view)
+        })
+    }
+
+    #[inline]
+    fn validate(r: &mut Reader<'a>, meta: usize) -> Result<usize> {
+        walk::<T>(r, meta).map(|(_, _, size)| size)
     }
 
     #[inline]
     fn wire_len(&self) -> usize {
-        match T::FIXED_SIZE {
-            // Every element has the same size: no need to decode them.
-            Some(n) => self.len() * (4 + 2 * T::META_WORDS + n),
-            None => self.iter().map(|e| 4 + e.block_len()).sum(),
+        match (&self.repr, T::FIXED_SIZE) {
+            (Repr::View { size, .. }, _) => *size,
+            // Every element has the same size: no need to look at them.
+            (Repr::Owned(items), Some(n)) => items.len() * (4 + 2 * T::META_WORDS + n),
+            (Repr::Owned(items), None) => items.iter().map(|e| 4 + e.block_len()).sum(),
         }
     }
 
@@ -277,6 +271,37 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
 }
 
 impl<'a, T: Block<'a>> Block<'a> for Array<'a, T> {}
+
+/// Walks and validates the list whose `count, offset` words are at `meta`,
+/// leaving the cursor after its last element: its count, first offset and
+/// `wire_len`.
+#[inline]
+fn walk<'a, T: Block<'a>>(r: &mut Reader<'a>, meta: usize) -> Result<(u16, u16, usize)> {
+    let len = r.u16_at(meta)?;
+    let first = r.u16_at(meta + 2)?;
+    if len == 0 {
+        // Empty: the offset is 0 and the cursor stays where it is.
+        return Ok((0, first, 0));
+    }
+    let mut size = 0;
+    let mut pos = usize::from(first);
+    let mut link = meta + 2;
+    for left in (0..len).rev() {
+        r.check_offset(pos, link)?;
+        r.spend(4, pos)?;
+        let next = r.u16_at(pos + 2)?;
+        r.set_pos(pos + 4);
+        size += 4 + T::validate_block(r)?;
+        link = pos + 2;
+        match (left, next) {
+            (0, 0) => {}
+            (0, _) => return Err(Error::new(ErrorKind::ListTooLong, link)),
+            (_, 0) => return Err(Error::new(ErrorKind::ListTooShort, link)),
+            (_, next) => pos = usize::from(next),
+        }
+    }
+    Ok((len, first, size))
+}
 
 /// Writes the linked list of one array: the `count, offset` metadata, then
 /// each element's `here, next` header and block, linking each element from

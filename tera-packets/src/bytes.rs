@@ -68,6 +68,19 @@ impl<'a> Wire<'a> for Bytes<'a> {
     }
 
     #[inline]
+    fn validate(r: &mut Reader<'a>, meta: usize) -> Result<usize> {
+        let start = usize::from(r.u16_at(meta)?);
+        let count = usize::from(r.u16_at(meta + 2)?);
+        r.check_offset(start, meta)?;
+        if start + count > r.buf().len() {
+            return Err(Error::new(ErrorKind::BytesOutOfBounds, start));
+        }
+        r.spend(count, start)?;
+        r.set_pos(start + count);
+        Ok(count)
+    }
+
+    #[inline]
     fn wire_len(&self) -> usize {
         self.0.len()
     }

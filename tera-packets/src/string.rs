@@ -177,6 +177,16 @@ impl<'a> Wire<'a> for Str<'a> {
     }
 
     #[inline]
+    fn validate(r: &mut Reader<'a>, meta: usize) -> Result<usize> {
+        let start = usize::from(r.u16_at(meta)?);
+        r.check_offset(start, meta)?;
+        let len = text_len(r.buf(), start)?;
+        r.spend(len + 2, start)?;
+        r.set_pos(start + len + 2);
+        Ok(len + 2)
+    }
+
+    #[inline]
     fn wire_len(&self) -> usize {
         self.utf16le.len() + 2
     }

@@ -35,6 +35,15 @@ pub trait Wire<'a>: Sized {
     /// data, not its metadata words.
     fn wire_len(&self) -> usize;
 
+    /// Checks the field exactly as [`Wire::read`] does (same errors, same
+    /// cursor afterwards) without building it, and returns the `wire_len`
+    /// the value would have. Arrays validate their elements with it, so that
+    /// a decode does not build and drop every element.
+    #[inline]
+    fn validate(r: &mut Reader<'a>, meta: usize) -> Result<usize> {
+        Self::read(r, meta).map(|v| v.wire_len())
+    }
+
     /// Writes the field at the cursor; `meta` is the absolute offset of its
     /// metadata words, patched with the data's offset and count.
     fn write(&self, w: &mut Writer<'_>, meta: usize);
@@ -52,6 +61,15 @@ pub trait Block<'a>: Wire<'a> {
         let meta = r.pos();
         r.skip(2 * Self::META_WORDS)?;
         Self::read(r, meta)
+    }
+
+    /// Checks a block at the cursor as [`Block::read_block`] does and
+    /// returns the `block_len` the value would have.
+    #[inline]
+    fn validate_block(r: &mut Reader<'a>) -> Result<usize> {
+        let meta = r.pos();
+        r.skip(2 * Self::META_WORDS)?;
+        Ok(2 * Self::META_WORDS + Self::validate(r, meta)?)
     }
 
     /// The size of the block in bytes.
