@@ -84,11 +84,13 @@ impl<'a> DataCenter<'a> {
             return Err(Error::NoRoot);
         }
         let (ns, asz) = (l.arch.node_size(), l.arch.attribute_size());
-        for s in &l.nodes {
+        for (si, s) in l.nodes.iter().enumerate() {
             for i in 0..s.used as usize {
                 let o = s.offset + i * ns;
                 let name = u16_at(self.bytes, o);
-                if name == 0 {
+                // `children` skips nameless records, so they are never read;
+                // the root is read whatever its name, so it must have one.
+                if name == 0 && (si, i) != (0, 0) {
                     continue;
                 }
                 self.check_name(name as u32, o)?;

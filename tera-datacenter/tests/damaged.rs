@@ -371,3 +371,26 @@ fn index_address_disagreement_root_name_and_missing_special_name() {
         "{k:?}"
     );
 }
+
+/// Found by the `datacenter` fuzz target: a nameless root was not checked
+/// when opened (nameless records are skipped), so reading its attributes
+/// through an address out of range panicked.
+#[test]
+fn nameless_root_is_an_error_not_a_panic() {
+    let mut b = base();
+    let root = DataCenter::parse(&b).unwrap().root().offset();
+    put16(&mut b, root, 0);
+    // One attribute, in a segment that does not exist.
+    put16(&mut b, root + 4, 1);
+    put16(&mut b, root + 8, 9);
+    assert!(
+        matches!(
+            DataCenter::parse(&b),
+            Err(Error::BadNameIndex { index: 0, offset, .. }) if offset == root
+        ),
+        "{:?}",
+        DataCenter::parse(&b).err()
+    );
+    assert!(!verify(&b, None).is_ok());
+    tera_datacenter::fuzz_open(&b);
+}
