@@ -1,0 +1,61 @@
+//! Elements read again from a validated view: the sizes their nested
+//! arrays keep (summed while walking, not measured from values) and the
+//! fields after those arrays must match the owned elements.
+
+use tera_packets::{Array, Block, IntoOwned, Packet, Str, Wire};
+
+#[derive(Debug, Clone, PartialEq, Packet)]
+#[tera(name = "SYN_NESTED_VIEWS", version = 1)]
+struct Root<'a> {
+    items: Array<'a, Item<'a>>,
+}
+
+/// A fixed field after a nested array is read after that array's data.
+#[derive(Debug, Clone, PartialEq, Block)]
+struct Item<'a> {
+    name: Str<'a>,
+    subs: Array<'a, Sub<'a>>,
+    after: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Block)]
+struct Sub<'a> {
+    ints: Array<'a, i32>,
+    tail: u16,
+}
+
+fn sample() -> Root<'static> {
+    let item = |n: u32| Item {
+        name: Str::from(format!("item {n}")),
+        subs: (0..n)
+            .map(|k| Sub {
+                ints: (0..k as i32).collect(),
+                tail: k as u16 + 7,
+            })
+            .collect(),
+        after: 1000 + n,
+    };
+    Root {
+        items: (0..5).map(item).collect(),
+    }
+}
+
+#[test]
+fn iterated_elements_match_the_owned_ones() {
+    let owned = sample();
+    let bytes = owned.encode().expect("encodes");
+    let view = Root::decode(&bytes).expect("decodes");
+    assert_eq!(view.encoded_len(), bytes.len());
+    for (seen, want) in view.items.iter().zip(owned.items.iter()) {
+        assert_eq!(*seen, *want);
+        assert_eq!(seen.after, want.after);
+        assert_eq!(seen.block_len(), want.block_len());
+        assert_eq!(seen.subs.wire_len(), want.subs.wire_len());
+        for (s, w) in seen.subs.iter().zip(want.subs.iter()) {
+            assert_eq!(s.tail, w.tail);
+            assert_eq!(s.ints.wire_len(), w.ints.wire_len());
+        }
+        assert_eq!(seen.clone().into_owned(), *want);
+    }
+    assert_eq!(view.encode().expect("re-encodes"), bytes);
+}
