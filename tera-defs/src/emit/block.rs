@@ -1,11 +1,11 @@
 //! One struct per block: the packet itself, an array element or an object.
 
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
 
-use super::EmitOptions;
 use super::attrs::{comment_markdown, derives, doc};
 use super::types::{block_borrows, field_type, is_int64};
+use super::{EmitOptions, to_ident};
 use crate::model::{Block, ElemType, Field, FieldType, Item};
 use crate::names::{field_ident, pascal_case};
 use crate::nested::NestedTypeNames;
@@ -41,12 +41,9 @@ struct OutField<'d> {
     again_after: Option<Ident>,
 }
 
+/// The Rust identifier of a field named `name` in the def.
 fn ident(name: &str) -> Ident {
-    let s = field_ident(name);
-    match s.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(&s, Span::call_site()),
-    }
+    to_ident(&field_ident(name))
 }
 
 /// Merges the fields of a block: a split object becomes one field whose
@@ -261,10 +258,7 @@ impl DefCtx<'_> {
             .get(fpath)
             .map(str::to_owned)
             .unwrap_or_else(|| pascal_case(&f.def.name));
-        let type_ident = match type_name.strip_prefix("r#") {
-            Some(raw) => Ident::new_raw(raw, Span::call_site()),
-            None => format_ident!("{}", type_name),
-        };
+        let type_ident = to_ident(&type_name);
         let mut docs = what;
         if let Some(d) = &f.def.doc {
             docs.push_str("\n\n");

@@ -98,6 +98,16 @@ impl EmitOptions {
     }
 }
 
+/// An identifier from a name that `crate::names` made valid: `r#type`
+/// becomes a raw identifier.
+pub(crate) fn to_ident(name: &str) -> proc_macro2::Ident {
+    let span = proc_macro2::Span::call_site();
+    match name.strip_prefix("r#") {
+        Some(raw) => proc_macro2::Ident::new_raw(raw, span),
+        None => proc_macro2::Ident::new(name, span),
+    }
+}
+
 /// The tokens of the whole generated file: packet modules, registry, maps.
 /// `defs` need not be sorted; versions of one packet are grouped.
 pub fn emit_file(defs: &[Def], maps: &[MapFile], opts: &EmitOptions) -> TokenStream {

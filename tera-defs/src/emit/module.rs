@@ -1,12 +1,12 @@
 //! One module per packet name, one struct per version.
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::EmitOptions;
 use super::attrs::{comment_markdown, doc};
 use super::block::{DefCtx, Role};
 use super::types::block_borrows;
+use super::{EmitOptions, to_ident};
 use crate::model::Def;
 use crate::names::{pascal_case, rust_ident, snake_case};
 use crate::nested::nested_type_names;
@@ -46,20 +46,13 @@ pub fn group_by_name(defs: &[Def]) -> Vec<Group<'_>> {
                 }
                 groups.push(Group {
                     name: def.name.clone(),
-                    module: ident(&module),
+                    module: to_ident(&module),
                     defs: vec![def],
                 });
             }
         }
     }
     groups
-}
-
-fn ident(s: &str) -> Ident {
-    match s.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(s, Span::call_site()),
-    }
 }
 
 /// The struct name of a def version: `V15`, or `V15Console` with a platform.
