@@ -47,8 +47,10 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
                 }
             });
             if def.platform.is_none() {
+                // The position in `PACKETS`, which `decode` finds by binary search.
+                let index = proc_macro2::Literal::usize_unsuffixed(infos.len() - 1);
                 decode_arms.push(quote! {
-                    (#name, #version) => AnyPacket::#variant(<#ty as #rt::Packet<'a>>::decode(packet)?)
+                    ::core::result::Result::Ok(#index) => AnyPacket::#variant(<#ty as #rt::Packet<'a>>::decode(packet)?)
                 });
                 deser_arms.push(quote! {
                     (#name, #version) => AnyPacket::#variant(::serde::Deserialize::deserialize(deserializer)?)
@@ -135,7 +137,12 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
         impl<'a> AnyPacket<'a> {
             /// Decodes `packet` as version `version` of packet `name`.
             pub fn decode(name: &str, version: u32, packet: &'a [u8]) -> ::core::result::Result<Self, #rt::AnyError> {
-                ::core::result::Result::Ok(match (name, version) {
+                // `PACKETS` is sorted by name, version, then platform (none
+                // first): a binary search finds the def, a jump table decodes.
+                let index = PACKETS.binary_search_by(|p| {
+                    (p.name, p.version, p.platform.is_some()).cmp(&(name, version, false))
+                });
+                ::core::result::Result::Ok(match index {
                     #(#decode_arms,)*
                     _ => return ::core::result::Result::Err(#rt::AnyError::unknown(name, version)),
                 })
