@@ -271,8 +271,10 @@ impl Ctx {
     }
 
     /// Statements reading `items`; values go into `__field_i` locals, or
-    /// into `self.field` when `into_self`.
-    fn read_stmts(&self, items: &[Item], into_self: bool) -> TokenStream {
+    /// into `self.field` when `into_self`. `validated`: the statements of
+    /// `read_validated`, which read each field with `read_validated` (and
+    /// need not name the field of an error, there being none).
+    fn read_stmts(&self, items: &[Item], into_self: bool, validated: bool) -> TokenStream {
         let krate = &self.krate;
         let mut out = if self.layout.explicit {
             quote!(let _ = meta;)
@@ -312,8 +314,17 @@ impl Ctx {
                 Item::Field(i) => {
                     let t = self.ty(i);
                     let name = &self.fields[i].wire_name;
-                    let meta = self.field_meta_for_read(i);
-                    let value = quote!(#krate::__private::named(#t::read(r, #meta), #name)?);
+                    let meta = if validated {
+                        // `read` asserts that the field has no metadata: once is enough.
+                        self.field_meta_unchecked(i)
+                    } else {
+                        self.field_meta_for_read(i)
+                    };
+                    let value = if validated {
+                        quote!(#t::read_validated(r, #meta)?)
+                    } else {
+                        quote!(#krate::__private::named(#t::read(r, #meta), #name)?)
+                    };
                     if into_self {
                         let ident = &self.fields[i].ident;
                         quote!(self.#ident = #value;)
@@ -328,7 +339,11 @@ impl Ctx {
                 Item::Again(i) => {
                     let t = self.ty(i);
                     let name = &self.fields[i].wire_name;
-                    let value = quote!(#krate::__private::named(#t::read(r, 0), #name)?);
+                    let value = if validated {
+                        quote!(#t::read_validated(r, 0)?)
+                    } else {
+                        quote!(#krate::__private::named(#t::read(r, 0), #name)?)
+                    };
                     if into_self {
                         let ident = &self.fields[i].ident;
                         quote!(self.#ident = #value;)
@@ -353,9 +368,14 @@ impl Ctx {
                     } else {
                         quote!()
                     };
+                    let read = if validated {
+                        quote!(#t::read_part_validated(&mut #target, #p, r, #meta)?;)
+                    } else {
+                        quote!(#krate::__private::named(#t::read_part(&mut #target, #p, r, #meta), #name)?;)
+                    };
                     quote! {
                         #init
-                        #krate::__private::named(#t::read_part(&mut #target, #p, r, #meta), #name)?;
+                        #read
                     }
                 }
             });
@@ -633,6 +653,16 @@ impl Ctx {
         }
     }
 
+    /// The metadata position of `field_meta_for_read`, without its assertion.
+    fn field_meta_unchecked(&self, i: usize) -> TokenStream {
+        if self.layout.explicit && !self.layout.items.contains(&Item::Ref(i)) {
+            quote!(r.pos())
+        } else {
+            let var = self.meta_var(i, 0);
+            quote!(#var)
+        }
+    }
+
     fn field_meta_for_write(&self, i: usize) -> TokenStream {
         if self.layout.explicit && !self.layout.items.contains(&Item::Ref(i)) {
             quote!(w.pos())
@@ -779,7 +809,8 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let self_ty = &ctx.self_ty;
     let meta_words = ctx.const_meta_words(None);
     let fixed = ctx.const_fixed_size();
-    let read = ctx.read_stmts(&ctx.layout.items, false);
+    let read = ctx.read_stmts(&ctx.layout.items, false, false);
+    let read_validated = ctx.read_stmts(&ctx.layout.items, false, true);
     let construct = ctx.construct();
     let wire_len = ctx.wire_len_expr(None);
     let write = ctx.write_stmts(&ctx.layout.items);
@@ -800,6 +831,12 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
             #[inline]
             fn read(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
                 #read
+                ::core::result::Result::Ok(#construct)
+            }
+
+            #[inline]
+            fn read_validated(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
+                #read_validated
                 ::core::result::Result::Ok(#construct)
             }
 
@@ -882,7 +919,11 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
     let n = ctx.layout.parts;
     let words = (0..n).map(|p| ctx.const_meta_words(Some(p)));
     let reads = (0..n).map(|p| {
-        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true);
+        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, false);
+        quote!(#p => { #stmts })
+    });
+    let reads_validated = (0..n).map(|p| {
+        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, true);
         quote!(#p => { #stmts })
     });
     let lens = (0..n).map(|p| {
@@ -901,6 +942,14 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
             fn read_part(&mut self, part: usize, r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<()> {
                 match part {
                     #(#reads)*
+                    _ => {}
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn read_part_validated(&mut self, part: usize, r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<()> {
+                match part {
+                    #(#reads_validated)*
                     _ => {}
                 }
                 ::core::result::Result::Ok(())

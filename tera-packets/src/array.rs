@@ -21,10 +21,15 @@ pub struct Array<'a, T> {
     repr: Repr<'a, T>,
 }
 
+/// The `size` of a view read from a validated packet, which does not walk
+/// the list: [`Array::wire_len`] counts it when asked.
+const SIZE_NOT_COUNTED: usize = usize::MAX;
+
 #[derive(Clone)]
 enum Repr<'a, T> {
     /// `size` is the list's `wire_len`, summed while validating it, so that
-    /// encoding a view does not decode its elements an extra time.
+    /// encoding a view does not decode its elements an extra time; or
+    /// `SIZE_NOT_COUNTED`.
     View {
         buf: &'a [u8],
         first: u16,
@@ -173,7 +178,7 @@ impl<'r, 'a, T: Block<'a>> Iterator for Iter<'r, 'a, T> {
                 // The list was validated by the decode that made this view,
                 // so these reads succeed; if they did not, iteration stops.
                 let next = r.u16_at(*pos + 2).ok()?;
-                let item = T::read_block(&mut r).ok()?;
+                let item = T::read_block_validated(&mut r).ok()?;
                 *pos = usize::from(next);
                 Some(Elem::Decoded(item))
             }
@@ -235,6 +240,7 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
     const META_WORDS: usize = 2;
     const FIXED_SIZE: Option<usize> = None;
 
+    #[inline(always)]
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
         let (len, first, size) = walk::<T>(r, meta)?;
         Ok(Array {
@@ -252,13 +258,32 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
         walk::<T>(r, meta).map(|(_, _, size)| size)
     }
 
+    #[inline(always)]
+    fn read_validated(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
+        let (len, first) = skip_validated::<T>(r, meta)?;
+        Ok(Array {
+            repr: Repr::View {
+                buf: r.buf(),
+                first,
+                len,
+                size: SIZE_NOT_COUNTED,
+            },
+        })
+    }
+
+    #[inline]
+    fn skip_validated(r: &mut Reader<'a>, meta: usize) -> Result<()> {
+        skip_validated::<T>(r, meta).map(drop)
+    }
+
     #[inline]
     fn wire_len(&self) -> usize {
         match (&self.repr, T::FIXED_SIZE) {
-            (Repr::View { size, .. }, _) => *size,
+            (Repr::View { size, .. }, _) if *size != SIZE_NOT_COUNTED => *size,
             // Every element has the same size: no need to look at them.
-            (Repr::Owned(items), Some(n)) => items.len() * (4 + 2 * T::META_WORDS + n),
+            (_, Some(n)) => self.len() * (4 + 2 * T::META_WORDS + n),
             (Repr::Owned(items), None) => items.iter().map(|e| 4 + e.block_len()).sum(),
+            (Repr::View { .. }, None) => self.iter().map(|e| 4 + e.block_len()).sum(),
         }
     }
 
@@ -301,6 +326,27 @@ fn walk<'a, T: Block<'a>>(r: &mut Reader<'a>, meta: usize) -> Result<(u16, u16, 
         }
     }
     Ok((len, first, size))
+}
+
+/// Follows the links of a validated list whose `count, offset` words are at
+/// `meta` and leaves the cursor after its last element, as [`walk`] does,
+/// without checking or measuring the elements: only the last one is read,
+/// to find where it ends. Its count and first offset.
+#[inline]
+fn skip_validated<'a, T: Block<'a>>(r: &mut Reader<'a>, meta: usize) -> Result<(u16, u16)> {
+    let len = r.u16_at(meta)?;
+    let first = r.u16_at(meta + 2)?;
+    if len == 0 {
+        return Ok((0, first));
+    }
+    let mut pos = usize::from(first);
+    // `len - 1` hops: bounded whatever the bytes say.
+    for _ in 1..len {
+        pos = usize::from(r.u16_at(pos + 2)?);
+    }
+    r.set_pos(pos + 4);
+    T::skip_block_validated(r)?;
+    Ok((len, first))
 }
 
 /// Writes the linked list of one array: the `count, offset` metadata, then

@@ -31,6 +31,24 @@ pub trait Wire<'a>: Sized {
     /// Reads the field; `meta` is the absolute offset of its metadata words.
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self>;
 
+    /// Reads the field again from a packet that a decode has validated:
+    /// the value and cursor of [`Wire::read`], without the work that
+    /// cannot fail a second time (an array does not check its elements and
+    /// their lists again). Iterating an array view reads its elements so.
+    /// Given bytes that were not validated it still never panics or loops,
+    /// but its result is unspecified.
+    #[inline]
+    fn read_validated(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
+        Self::read(r, meta)
+    }
+
+    /// Moves the cursor past the field of a validated packet as
+    /// [`Wire::read_validated`] does, without building it.
+    #[inline]
+    fn skip_validated(r: &mut Reader<'a>, meta: usize) -> Result<()> {
+        Self::read_validated(r, meta).map(drop)
+    }
+
     /// The bytes the field writes at the cursor: fixed bytes and variable
     /// data, not its metadata words.
     fn wire_len(&self) -> usize;
@@ -61,6 +79,23 @@ pub trait Block<'a>: Wire<'a> {
         let meta = r.pos();
         r.skip(2 * Self::META_WORDS)?;
         Self::read(r, meta)
+    }
+
+    /// Reads a block of a validated packet at the cursor (see
+    /// [`Wire::read_validated`]).
+    #[inline]
+    fn read_block_validated(r: &mut Reader<'a>) -> Result<Self> {
+        let meta = r.pos();
+        r.skip(2 * Self::META_WORDS)?;
+        Self::read_validated(r, meta)
+    }
+
+    /// Moves the cursor past a block of a validated packet.
+    #[inline]
+    fn skip_block_validated(r: &mut Reader<'a>) -> Result<()> {
+        let meta = r.pos();
+        r.skip(2 * Self::META_WORDS)?;
+        Self::skip_validated(r, meta)
     }
 
     /// Checks a block at the cursor as [`Block::read_block`] does and
@@ -97,6 +132,11 @@ pub trait Parts<'a>: Default {
     const PART_META_WORDS: &'static [usize];
     /// Reads part `part` into `self`.
     fn read_part(&mut self, part: usize, r: &mut Reader<'a>, meta: usize) -> Result<()>;
+    /// Reads part `part` of a validated packet (see [`Wire::read_validated`]).
+    #[inline]
+    fn read_part_validated(&mut self, part: usize, r: &mut Reader<'a>, meta: usize) -> Result<()> {
+        self.read_part(part, r, meta)
+    }
     /// The bytes part `part` writes at the cursor.
     fn part_wire_len(&self, part: usize) -> usize;
     /// Writes part `part` at the cursor.
