@@ -939,6 +939,8 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
             const PARTS: usize = #n;
             const PART_META_WORDS: &'static [usize] = &[#(#words),*];
 
+            // `part` is a constant at every call: inlined, the match folds away.
+            #[inline(always)]
             fn read_part(&mut self, part: usize, r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<()> {
                 match part {
                     #(#reads)*
@@ -947,6 +949,7 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
+            #[inline(always)]
             fn read_part_validated(&mut self, part: usize, r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<()> {
                 match part {
                     #(#reads_validated)*
@@ -955,6 +958,7 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
+            #[inline(always)]
             fn part_wire_len(&self, part: usize) -> usize {
                 match part {
                     #(#lens)*
@@ -962,6 +966,7 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
                 }
             }
 
+            #[inline(always)]
             fn write_part(&self, part: usize, w: &mut #krate::Writer<'_>, meta: usize) {
                 match part {
                     #(#writes)*

@@ -91,6 +91,32 @@ impl<'a, T: Block<'a>> Array<'a, T> {
         }
     }
 
+    /// Calls `f` with each element, in list order: what [`Array::iter`]
+    /// gives, without wrapping each element of a view in an [`Elem`] (the
+    /// derives visit and encode views with it).
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(&T)) {
+        match &self.repr {
+            Repr::View {
+                buf, first, len, ..
+            } => {
+                let mut pos = usize::from(*first);
+                for _ in 0..*len {
+                    let mut r = Reader::validated(buf, pos + 4);
+                    // Validated by the decode that made this view: these
+                    // reads succeed; if they did not, the walk stops.
+                    let Ok(next) = r.u16_at(pos + 2) else { return };
+                    let Ok(item) = T::read_block_validated(&mut r) else {
+                        return;
+                    };
+                    f(&item);
+                    pos = usize::from(next);
+                }
+            }
+            Repr::Owned(items) => items.iter().for_each(f),
+        }
+    }
+
     /// Element `index`, if there is one.
     pub fn get(&self, index: usize) -> Option<Elem<'_, T>> {
         self.iter().nth(index)
@@ -289,9 +315,7 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
 
     fn write(&self, w: &mut Writer<'_>, meta: usize) {
         let mut chain = Chain::start(w, meta, self.len());
-        for e in self.iter() {
-            chain.push(w, &*e);
-        }
+        self.for_each(|e| chain.push(w, e));
     }
 }
 

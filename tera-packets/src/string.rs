@@ -148,12 +148,9 @@ impl IntoOwned for Str<'_> {
 #[inline]
 fn text_len(buf: &[u8], start: usize) -> Result<usize> {
     let tail = buf.get(start..).unwrap_or_default();
-    let mut pairs = tail.chunks_exact(2);
-    match pairs.position(|p| p == [0, 0]) {
-        Some(units) => Ok(units * 2),
-        None if pairs.remainder().is_empty() => {
-            Err(Error::new(ErrorKind::UnterminatedString, start))
-        }
+    match utf16::find_nul(tail) {
+        Some(len) => Ok(len),
+        None if tail.len() % 2 == 0 => Err(Error::new(ErrorKind::UnterminatedString, start)),
         None => Err(Error::new(ErrorKind::OddStringLength, start)),
     }
 }

@@ -27,6 +27,31 @@ fn unit_at(bytes: &[u8], at: usize) -> Option<u16> {
     }
 }
 
+/// The byte offset of the first NUL code unit of UTF-16LE `bytes` (units
+/// at even offsets), if there is one.
+///
+/// Eight bytes at a time: `(w - 0x0001..) & !w & 0x8000..` flags the NUL
+/// units of a word; a borrow can only flag units above a NUL one, so the
+/// lowest flag is the first NUL.
+#[inline]
+pub fn find_nul(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0001_0001_0001_0001;
+    const HIGHS: u64 = 0x8000_8000_8000_8000;
+    let (words, rest) = bytes.as_chunks::<8>();
+    for (k, word) in words.iter().enumerate() {
+        let w = u64::from_le_bytes(*word);
+        let nul = w.wrapping_sub(ONES) & !w & HIGHS;
+        if nul != 0 {
+            return Some(8 * k + (nul.trailing_zeros() / 16 * 2) as usize);
+        }
+    }
+    let (units, _) = rest.as_chunks::<2>();
+    units
+        .iter()
+        .position(|u| *u == [0, 0])
+        .map(|k| 8 * words.len() + 2 * k)
+}
+
 /// Whether every code unit of UTF-16LE `bytes` is ASCII.
 #[inline]
 fn all_ascii_units(bytes: &[u8]) -> bool {
@@ -217,6 +242,38 @@ mod tests {
         let mut empty = String::new();
         decode_lossy_into(&utf16le("abc"), &mut empty);
         assert_eq!(empty, "abc");
+    }
+
+    #[test]
+    fn find_nul_finds_the_first_nul_unit() {
+        // Every position in and across 8-byte words, after units whose
+        // bytes are zero on one side (0x0100, 0x0001) or borrow (0x0000
+        // before 0x0001): only a whole zero unit at an even offset counts.
+        for len in 0..24 {
+            for filler in [0x0041u16, 0x0100, 0x0001, 0xffff] {
+                let mut units = vec![filler; len];
+                assert_eq!(find_nul(&units_le(&units)), None, "{len} x {filler:#x}");
+                for at in 0..len {
+                    units[at] = 0;
+                    if at + 1 < len {
+                        units[at + 1] = 1;
+                    }
+                    assert_eq!(
+                        find_nul(&units_le(&units)),
+                        Some(2 * at),
+                        "{len} {at} {filler:#x}"
+                    );
+                    units = vec![filler; len];
+                }
+            }
+        }
+        // A zero byte pair straddling two units is not a NUL unit.
+        assert_eq!(find_nul(&[0x41, 0x00, 0x00, 0x41, 0x00, 0x00]), Some(4));
+        assert_eq!(find_nul(&[0x41, 0x00, 0x00]), None);
+    }
+
+    fn units_le(units: &[u16]) -> Vec<u8> {
+        units.iter().flat_map(|u| u.to_le_bytes()).collect()
     }
 
     #[test]

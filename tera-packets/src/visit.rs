@@ -106,9 +106,11 @@ impl<'a, T: Block<'a> + Visit> Visit for Array<'a, T> {
     #[inline]
     fn visit<V: Visitor>(&self, v: &mut V) {
         v.array(self.len());
-        for (i, e) in self.iter().enumerate() {
-            v.element(i, &*e);
-        }
+        let mut i = 0;
+        self.for_each(|e| {
+            v.element(i, e);
+            i += 1;
+        });
     }
 }
 
