@@ -488,7 +488,7 @@ impl Ctx {
             let __run_start = r.pos();
             if r.take(#total).is_none() {
                 return ::core::result::Result::Err(
-                    #krate::__private::run_error(r, &[#(#pieces),*]),
+                    #krate::__private::run_error(r.pos(), r.buf().len(), &[#(#pieces),*]),
                 );
             }
             let _ = __run_start;
@@ -588,7 +588,7 @@ impl Ctx {
                 ::core::option::Option::Some(run) => run,
                 ::core::option::Option::None => {
                     return ::core::result::Result::Err(
-                        #krate::__private::run_error(r, &[#(#pieces),*]),
+                        #krate::__private::run_error(r.pos(), r.buf().len(), &[#(#pieces),*]),
                     );
                 }
             };

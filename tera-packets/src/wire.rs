@@ -242,7 +242,6 @@ pub trait IntoOwned {
 #[doc(hidden)]
 pub mod __private {
     use crate::error::{Error, ErrorKind, Result};
-    use crate::reader::Reader;
 
     /// Names the field of an error.
     #[inline]
@@ -348,14 +347,17 @@ pub mod __private {
         }
     }
 
-    /// The error of a run of fixed pieces (`size`, field name) that does not
-    /// fit at the cursor: the one reading them one by one would give.
+    /// The error of a run of fixed pieces (`size`, field name) starting at
+    /// `pos` that does not fit a packet of `len` bytes: the one reading them
+    /// one by one would give. Takes the cursor by value so that the reader
+    /// does not escape and can live in registers.
     #[cold]
     #[inline(never)]
-    pub fn run_error(r: &Reader<'_>, pieces: &[(usize, Option<&'static str>)]) -> Error {
-        let mut pos = r.pos();
+    pub fn run_error(pos: usize, len: usize, pieces: &[(usize, Option<&'static str>)]) -> Error {
+        let start = pos;
+        let mut pos = pos;
         for &(size, name) in pieces {
-            if pos.saturating_add(size) > r.buf().len() {
+            if pos.saturating_add(size) > len {
                 let e = Error::new(ErrorKind::UnexpectedEnd, pos);
                 return match name {
                     Some(name) => e.in_field(name),
@@ -364,7 +366,7 @@ pub mod __private {
             }
             pos += size;
         }
-        Error::new(ErrorKind::UnexpectedEnd, r.pos())
+        Error::new(ErrorKind::UnexpectedEnd, start)
     }
 
     /// Element `index` of `words`, or 0.
