@@ -206,7 +206,8 @@ pub trait Packet<'a>: Block<'a> {
         w.put_array(len16.to_le_bytes());
         w.put_array(opcode.to_le_bytes());
         self.write_block(&mut w);
-        if w.overflowed() || w.pos() != len {
+        // A write that did not fit left the cursor past `len`.
+        if w.pos() != len {
             // A `Wire` impl whose `wire_len` disagrees with its `write`.
             return Err(Error::new(needed, w.pos()));
         }

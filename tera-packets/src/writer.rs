@@ -1,25 +1,24 @@
 //! A cursor that writes a packet straight into the caller's buffer.
 
+/// The cursor of a writer after a write that did not fit.
+const POISONED: usize = usize::MAX / 2;
+
 /// Writes a packet into a buffer whose size was computed beforehand.
 ///
-/// Writes never panic: one that would not fit sets a flag that
-/// [`Writer::overflowed`] reports once at the end, so the hot path carries
-/// no `Result`.
+/// Writes never panic: one that would not fit is skipped and sends the
+/// cursor far past the end of any buffer, where it stays; [`Writer::overflowed`]
+/// reports it once at the end, so the hot path carries neither a `Result` nor
+/// a flag.
 #[derive(Debug)]
 pub struct Writer<'b> {
     buf: &'b mut [u8],
     pos: usize,
-    overflow: bool,
 }
 
 impl<'b> Writer<'b> {
     /// A writer over `buf` (the whole packet), positioned at `pos`.
     pub fn new(buf: &'b mut [u8], pos: usize) -> Self {
-        Writer {
-            buf,
-            pos,
-            overflow: false,
-        }
+        Writer { buf, pos }
     }
 
     /// The cursor: an absolute offset in the packet.
@@ -29,34 +28,45 @@ impl<'b> Writer<'b> {
     }
 
     /// Whether a write ever fell outside the buffer.
+    #[inline]
     pub fn overflowed(&self) -> bool {
-        self.overflow
+        self.pos > self.buf.len()
+    }
+
+    /// Marks the write as overflowed: the cursor goes far past any buffer,
+    /// where it stays (every later write fails and poisons it again).
+    /// Inlined: an out-of-line call would take the writer's address and keep
+    /// it out of registers.
+    #[inline(always)]
+    fn poison(&mut self) {
+        self.pos = POISONED;
     }
 
     /// Writes `bytes` at the cursor and moves past them.
     #[inline]
     pub fn put(&mut self, bytes: &[u8]) {
-        let end = self.pos + bytes.len();
+        let end = self.pos.wrapping_add(bytes.len());
         match self.buf.get_mut(self.pos..end) {
-            Some(dst) => dst.copy_from_slice(bytes),
-            None => self.overflow = true,
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.pos = end;
+            }
+            None => self.poison(),
         }
-        self.pos = end;
     }
 
     /// The next `n` bytes of the buffer, to be filled by the caller, moving
-    /// past them; `None` (and the overflow flag set) if they do not fit.
+    /// past them; `None` (an overflow) if they do not fit.
     #[inline]
     pub fn take(&mut self, n: usize) -> Option<&mut [u8]> {
         let at = self.pos;
-        self.pos += n;
-        match self.buf.get_mut(at..at + n) {
-            Some(run) => Some(run),
-            None => {
-                self.overflow = true;
-                None
-            }
+        let end = at.wrapping_add(n);
+        if end > self.buf.len() || end < at {
+            self.poison();
+            return None;
         }
+        self.pos = end;
+        self.buf.get_mut(at..end)
     }
 
     /// Writes `N` bytes at the cursor and moves past them.
@@ -68,21 +78,23 @@ impl<'b> Writer<'b> {
     /// Writes `n` zero bytes at the cursor (reserved metadata slots).
     #[inline]
     pub fn zeros(&mut self, n: usize) {
-        let end = self.pos + n;
+        let end = self.pos.wrapping_add(n);
         match self.buf.get_mut(self.pos..end) {
-            Some(dst) => dst.fill(0),
-            None => self.overflow = true,
+            Some(dst) => {
+                dst.fill(0);
+                self.pos = end;
+            }
+            None => self.poison(),
         }
-        self.pos = end;
     }
 
     /// Writes a `u16` at absolute offset `at`, leaving the cursor alone
     /// (patching a metadata slot or a `next` link).
     #[inline]
     pub fn patch_u16(&mut self, at: usize, value: u16) {
-        match self.buf.get_mut(at..at + 2) {
+        match self.buf.get_mut(at..at.wrapping_add(2)) {
             Some(dst) => dst.copy_from_slice(&value.to_le_bytes()),
-            None => self.overflow = true,
+            None => self.poison(),
         }
     }
 
@@ -94,7 +106,7 @@ impl<'b> Writer<'b> {
         match u16::try_from(self.pos) {
             Ok(v) => v,
             Err(_) => {
-                self.overflow = true;
+                self.poison();
                 0
             }
         }
