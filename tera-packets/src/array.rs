@@ -313,6 +313,7 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
         }
     }
 
+    #[inline(always)]
     fn write(&self, w: &mut Writer<'_>, meta: usize) {
         let mut chain = Chain::start(w, meta, self.len());
         self.for_each(|e| chain.push(w, e));
