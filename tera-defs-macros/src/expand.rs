@@ -834,7 +834,9 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
                 ::core::result::Result::Ok(#construct)
             }
 
-            #[inline]
+            // Called once per element of a view, where its result would
+            // otherwise be copied out through memory.
+            #[inline(always)]
             fn read_validated(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
                 #read_validated
                 ::core::result::Result::Ok(#construct)

@@ -83,7 +83,7 @@ pub trait Block<'a>: Wire<'a> {
 
     /// Reads a block of a validated packet at the cursor (see
     /// [`Wire::read_validated`]).
-    #[inline]
+    #[inline(always)]
     fn read_block_validated(r: &mut Reader<'a>) -> Result<Self> {
         let meta = r.pos();
         r.skip(2 * Self::META_WORDS)?;
