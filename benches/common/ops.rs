@@ -4,34 +4,44 @@ use std::hint::black_box;
 
 use tera_data::{Str, Visitor};
 
-/// Touches every leaf so the optimiser cannot drop it, and decodes every
-/// string into a `String`, as the JS reader does.
-pub struct Touch;
+/// Touches every leaf and decodes every string into a `String`, as the JS
+/// reader does. Leaves are summed into one checksum, which the caller
+/// passes through `black_box` once, so that no read can be dropped without
+/// storing every leaf to memory; each `String` goes through `black_box`,
+/// so that its allocation cannot be elided.
+#[derive(Default)]
+pub struct Touch {
+    pub sum: u64,
+}
 
 impl Visitor for Touch {
     #[inline]
     fn unsigned(&mut self, value: u64) {
-        black_box(value);
+        self.sum = self.sum.wrapping_add(value);
     }
     #[inline]
     fn signed(&mut self, value: i64) {
-        black_box(value);
+        self.sum = self.sum.wrapping_add(value as u64);
     }
     #[inline]
     fn float(&mut self, value: f64) {
-        black_box(value);
+        self.sum = self.sum.wrapping_add(value.to_bits());
     }
     #[inline]
     fn bool(&mut self, value: bool) {
-        black_box(value);
+        self.sum = self.sum.wrapping_add(u64::from(value));
     }
     #[inline]
     fn str(&mut self, value: &Str<'_>) {
-        black_box(value.to_string_lossy());
+        let text = black_box(value.to_string_lossy());
+        self.sum = self.sum.wrapping_add(text.len() as u64);
     }
     #[inline]
     fn bytes(&mut self, value: &[u8]) {
-        black_box(value);
+        self.sum = self.sum.wrapping_add(value.len() as u64);
+        if let Some(&b) = value.first() {
+            self.sum = self.sum.wrapping_add(u64::from(b));
+        }
     }
 }
 
@@ -58,7 +68,9 @@ mod generated {
     pub fn visit<F: Family>(bytes: &[u8]) -> bool {
         match F::P::decode(bytes) {
             Ok(p) => {
-                p.visit(&mut Touch);
+                let mut touch = Touch::default();
+                p.visit(&mut touch);
+                black_box(touch.sum);
                 true
             }
             Err(_) => false,
@@ -100,7 +112,9 @@ pub mod hand {
     pub fn visit<H: Hand>(bytes: &[u8]) -> bool {
         match H::P::decode(bytes) {
             Ok(p) => {
-                p.visit(&mut Touch);
+                let mut touch = Touch::default();
+                p.visit(&mut touch);
+                black_box(touch.sum);
                 true
             }
             Err(_) => false,
