@@ -177,8 +177,10 @@ mod table {
             // in every run: the median of the per-run ratios is steadier on
             // a noisy machine than the ratio of the medians.
             let gen_hand: [Option<f64>; 3] = std::array::from_fn(|k| {
-                let mut ratios: Vec<f64> =
-                    runs.iter().filter_map(|r| Some(r[k]? / r[k + 4]?)).collect();
+                let mut ratios: Vec<f64> = runs
+                    .iter()
+                    .filter_map(|r| Some(r[k]? / r[k + 4]?))
+                    .collect();
                 (!ratios.is_empty()).then(|| median(&mut ratios))
             });
             let js = [p.js_read_ns, p.js_read_ns, p.js_write_ns, p.js_write_ns];

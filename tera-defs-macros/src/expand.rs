@@ -9,6 +9,18 @@ use syn::{Data, DeriveInput, Fields, GenericParam, Lifetime};
 use crate::attrs::{StructAttrs, field_attrs, plain, span_of, struct_attrs};
 use crate::layout::{FieldInfo, Item, Layout, assign_parts, layout, unsupported};
 
+/// Which of the three reads of a block is being written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ReadMode {
+    /// `read`: every check, errors named after their field.
+    Checked,
+    /// `read_validated`: bytes validated before; the cursor ends where
+    /// `read` leaves it.
+    Validated,
+    /// `read_validated_loose`: as `Validated`, the cursor left anywhere.
+    Loose,
+}
+
 /// What is being derived.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -270,11 +282,31 @@ impl Ctx {
         quote!(0 #(+ #words)*)
     }
 
+    /// Whether anything after `items[k]` reads at the cursor: a constant
+    /// expression (`None` when it is plainly `true`).
+    fn cursor_read_after(&self, items: &[Item], k: usize) -> Option<TokenStream> {
+        let mut terms = Vec::new();
+        for item in items.iter().skip(k + 1) {
+            match *item {
+                Item::Field(j)
+                    if !self.fields[j].attrs.interleaved && !is_fixed_type(&self.fields[j].ty) =>
+                {
+                    let t = self.ty(j);
+                    terms.push(quote!(#t::READS_AT_CURSOR));
+                }
+                _ => return None,
+            }
+        }
+        Some(quote!(false #(|| #terms)*))
+    }
+
     /// Statements reading `items`; values go into `__field_i` locals, or
-    /// into `self.field` when `into_self`. `validated`: the statements of
-    /// `read_validated`, which read each field with `read_validated` (and
-    /// need not name the field of an error, there being none).
-    fn read_stmts(&self, items: &[Item], into_self: bool, validated: bool) -> TokenStream {
+    /// into `self.field` when `into_self`. In the validated modes each field
+    /// is read with `read_validated` (no error can occur, so none is named),
+    /// or, in `ReadMode::Loose`, with `read_validated_loose` when nothing
+    /// after it reads at the cursor.
+    fn read_stmts(&self, items: &[Item], into_self: bool, mode: ReadMode) -> TokenStream {
+        let validated = mode != ReadMode::Checked;
         let krate = &self.krate;
         let mut out = if self.layout.explicit {
             quote!(let _ = meta;)
@@ -320,7 +352,21 @@ impl Ctx {
                     } else {
                         self.field_meta_for_read(i)
                     };
-                    let value = if validated {
+                    let loose = match self.cursor_read_after(items, k) {
+                        Some(after) if mode == ReadMode::Loose && !self.fields[i].attrs.interleaved => {
+                            Some(after)
+                        }
+                        _ => None,
+                    };
+                    let value = if let Some(after) = loose {
+                        quote! {
+                            if #after {
+                                #t::read_validated(r, #meta)?
+                            } else {
+                                #t::read_validated_loose(r, #meta)?
+                            }
+                        }
+                    } else if validated {
                         quote!(#t::read_validated(r, #meta)?)
                     } else {
                         quote!(#krate::__private::named(#t::read(r, #meta), #name)?)
@@ -809,8 +855,9 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let self_ty = &ctx.self_ty;
     let meta_words = ctx.const_meta_words(None);
     let fixed = ctx.const_fixed_size();
-    let read = ctx.read_stmts(&ctx.layout.items, false, false);
-    let read_validated = ctx.read_stmts(&ctx.layout.items, false, true);
+    let read = ctx.read_stmts(&ctx.layout.items, false, ReadMode::Checked);
+    let read_validated = ctx.read_stmts(&ctx.layout.items, false, ReadMode::Validated);
+    let read_loose = ctx.read_stmts(&ctx.layout.items, false, ReadMode::Loose);
     let construct = ctx.construct();
     let wire_len = ctx.wire_len_expr(None);
     let write = ctx.write_stmts(&ctx.layout.items);
@@ -839,6 +886,12 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
             #[inline(always)]
             fn read_validated(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
                 #read_validated
+                ::core::result::Result::Ok(#construct)
+            }
+
+            #[inline(always)]
+            fn read_validated_loose(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
+                #read_loose
                 ::core::result::Result::Ok(#construct)
             }
 
@@ -921,11 +974,11 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
     let n = ctx.layout.parts;
     let words = (0..n).map(|p| ctx.const_meta_words(Some(p)));
     let reads = (0..n).map(|p| {
-        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, false);
+        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, ReadMode::Checked);
         quote!(#p => { #stmts })
     });
     let reads_validated = (0..n).map(|p| {
-        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, true);
+        let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, ReadMode::Validated);
         quote!(#p => { #stmts })
     });
     let lens = (0..n).map(|p| {

@@ -106,7 +106,7 @@ impl<'a, T: Block<'a>> Array<'a, T> {
                     // Validated by the decode that made this view: these
                     // reads succeed; if they did not, the walk stops.
                     let Ok(next) = r.u16_at(pos + 2) else { return };
-                    let Ok(item) = T::read_block_validated(&mut r) else {
+                    let Ok(item) = T::read_block_validated_loose(&mut r) else {
                         return;
                     };
                     f(&item);
@@ -204,7 +204,7 @@ impl<'r, 'a, T: Block<'a>> Iterator for Iter<'r, 'a, T> {
                 // The list was validated by the decode that made this view,
                 // so these reads succeed; if they did not, iteration stops.
                 let next = r.u16_at(*pos + 2).ok()?;
-                let item = T::read_block_validated(&mut r).ok()?;
+                let item = T::read_block_validated_loose(&mut r).ok()?;
                 *pos = usize::from(next);
                 Some(Elem::Decoded(item))
             }
@@ -265,6 +265,7 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
     /// `u16 count, u16 offset`.
     const META_WORDS: usize = 2;
     const FIXED_SIZE: Option<usize> = None;
+    const READS_AT_CURSOR: bool = false;
 
     #[inline(always)]
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
@@ -292,6 +293,18 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
                 buf: r.buf(),
                 first,
                 len,
+                size: SIZE_NOT_COUNTED,
+            },
+        })
+    }
+
+    #[inline(always)]
+    fn read_validated_loose(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
+        Ok(Array {
+            repr: Repr::View {
+                buf: r.buf(),
+                first: r.u16_at(meta + 2)?,
+                len: r.u16_at(meta)?,
                 size: SIZE_NOT_COUNTED,
             },
         })

@@ -53,6 +53,7 @@ impl<'a> Wire<'a> for Bytes<'a> {
     /// `u16 offset, u16 count`.
     const META_WORDS: usize = 2;
     const FIXED_SIZE: Option<usize> = None;
+    const READS_AT_CURSOR: bool = false;
 
     #[inline]
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self> {

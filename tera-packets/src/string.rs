@@ -159,6 +159,7 @@ impl<'a> Wire<'a> for Str<'a> {
     /// `u16 offset`.
     const META_WORDS: usize = 1;
     const FIXED_SIZE: Option<usize> = None;
+    const READS_AT_CURSOR: bool = false;
 
     #[inline]
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self> {

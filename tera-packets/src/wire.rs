@@ -28,6 +28,11 @@ pub trait Wire<'a>: Sized {
     /// fixed fields only).
     const FIXED_SIZE: Option<usize>;
 
+    /// Whether reading the field reads or moves past bytes at the cursor:
+    /// fixed fields and objects do; strings, bytes and arrays read where
+    /// their offset points and only move the cursor to the end of their data.
+    const READS_AT_CURSOR: bool = true;
+
     /// Reads the field; `meta` is the absolute offset of its metadata words.
     fn read(r: &mut Reader<'a>, meta: usize) -> Result<Self>;
 
@@ -40,6 +45,14 @@ pub trait Wire<'a>: Sized {
     #[inline]
     fn read_validated(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
         Self::read(r, meta)
+    }
+
+    /// [`Wire::read_validated`] for a field after which nothing is read at
+    /// the cursor: the cursor may be left anywhere, which spares an array
+    /// following its links to the end of its last element.
+    #[inline]
+    fn read_validated_loose(r: &mut Reader<'a>, meta: usize) -> Result<Self> {
+        Self::read_validated(r, meta)
     }
 
     /// Moves the cursor past the field of a validated packet as
@@ -88,6 +101,16 @@ pub trait Block<'a>: Wire<'a> {
         let meta = r.pos();
         r.skip(2 * Self::META_WORDS)?;
         Self::read_validated(r, meta)
+    }
+
+    /// Reads a block of a validated packet at the cursor, leaving the cursor
+    /// anywhere (see [`Wire::read_validated_loose`]): how the elements of
+    /// an array view are read, each found by its link, not by the cursor.
+    #[inline(always)]
+    fn read_block_validated_loose(r: &mut Reader<'a>) -> Result<Self> {
+        let meta = r.pos();
+        r.skip(2 * Self::META_WORDS)?;
+        Self::read_validated_loose(r, meta)
     }
 
     /// Moves the cursor past a block of a validated packet.

@@ -59,3 +59,53 @@ fn iterated_elements_match_the_owned_ones() {
     }
     assert_eq!(view.encode().expect("re-encodes"), bytes);
 }
+
+/// Elements whose last fields are variable: read from a view without
+/// following their lists to the end (nothing after them reads at the
+/// cursor), which must not change what they hold or measure.
+#[derive(Debug, Clone, PartialEq, Packet)]
+#[tera(name = "SYN_LOOSE_TAIL", version = 1)]
+struct Tail<'a> {
+    rows: Array<'a, Row<'a>>,
+    end: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Block)]
+struct Row<'a> {
+    id: u32,
+    cells: Array<'a, Sub<'a>>,
+    label: Str<'a>,
+    more: Array<'a, i32>,
+}
+
+#[test]
+fn elements_ending_in_lists_match_the_owned_ones() {
+    let owned = Tail {
+        rows: (0..4u32)
+            .map(|n| Row {
+                id: n,
+                cells: (0..n)
+                    .map(|k| Sub {
+                        ints: (0..k as i32 + 1).collect(),
+                        tail: k as u16,
+                    })
+                    .collect(),
+                label: Str::from(format!("row {n}")),
+                more: (0..n as i32 * 2).collect(),
+            })
+            .collect(),
+        end: 9,
+    };
+    let bytes = owned.encode().expect("encodes");
+    let view = Tail::decode(&bytes).expect("decodes");
+    assert_eq!(view.end, 9);
+    assert_eq!(view, owned);
+    for (seen, want) in view.rows.iter().zip(owned.rows.iter()) {
+        assert_eq!(seen.block_len(), want.block_len());
+        assert_eq!(seen.cells.wire_len(), want.cells.wire_len());
+        assert_eq!(seen.more.wire_len(), want.more.wire_len());
+        assert_eq!(seen.more.to_vec(), want.more.to_vec());
+    }
+    assert_eq!(view.encode().expect("re-encodes"), bytes);
+    assert_eq!(view.into_owned(), owned);
+}
