@@ -60,6 +60,8 @@
     )
 )]
 #![warn(missing_docs)]
+// One reviewed exception: ASCII bytes handed to `String` unchecked (`utf16`).
+#![deny(unsafe_code)]
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary;

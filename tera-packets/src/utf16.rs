@@ -77,7 +77,19 @@ pub fn decode_lossy(bytes: &[u8]) -> String {
         .chunks_exact(2)
         .map(|u| u.first().copied().unwrap_or(0))
         .collect();
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    ascii_string(out)
+}
+
+/// `ascii` as a `String`, without checking it again: `from_utf8` would cost
+/// a third pass over the text (and as much as the transcoding itself on a
+/// short name).
+#[allow(unsafe_code)]
+#[inline]
+fn ascii_string(ascii: Vec<u8>) -> String {
+    debug_assert!(ascii.is_ascii());
+    // SAFETY: the only caller passes the low bytes of units that
+    // `all_ascii_units` found to be below 0x80: ASCII bytes, which are UTF-8.
+    unsafe { String::from_utf8_unchecked(ascii) }
 }
 
 /// `decode_lossy` of text that is not all ASCII: ASCII runs four units at a
@@ -274,6 +286,25 @@ mod tests {
 
     fn units_le(units: &[u16]) -> Vec<u8> {
         units.iter().flat_map(|u| u.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn every_unit_decodes_like_std() {
+        // Each unit alone, after ASCII and inside an 8-byte word of ASCII:
+        // the ASCII check decides which path runs, so no unit may pass it
+        // unless it is ASCII.
+        for unit in 0..=u16::MAX {
+            for units in [
+                vec![unit],
+                vec![0x41, unit],
+                vec![0x41, 0x42, unit, 0x43, 0x44],
+            ] {
+                let expected: String = char::decode_utf16(units.iter().copied())
+                    .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                    .collect();
+                assert_eq!(decode_lossy(&units_le(&units)), expected, "{units:x?}");
+            }
+        }
     }
 
     #[test]
