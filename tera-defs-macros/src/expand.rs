@@ -306,6 +306,20 @@ impl Ctx {
     /// or, in `ReadMode::Loose`, with `read_validated_loose` when nothing
     /// after it reads at the cursor.
     fn read_stmts(&self, items: &[Item], into_self: bool, mode: ReadMode) -> TokenStream {
+        self.read_stmts_deferred(items, into_self, mode).0
+    }
+
+    /// `read_stmts`, and for each field read from a run of fixed fields the
+    /// expression that reads it from its run: the struct is built with them
+    /// at the end, so that the values need not be held (spilled) while the
+    /// variable fields after them are read. Other fields are in `__field_i`.
+    fn read_stmts_deferred(
+        &self,
+        items: &[Item],
+        into_self: bool,
+        mode: ReadMode,
+    ) -> (TokenStream, Vec<Option<TokenStream>>) {
+        let mut deferred = vec![None; self.fields.len()];
         let validated = mode != ReadMode::Checked;
         let krate = &self.krate;
         let mut out = if self.layout.explicit {
@@ -325,7 +339,7 @@ impl Ctx {
             let run = self.fixed_run(items, k);
             if run.len() >= 2 {
                 run_end = k + run.len();
-                out.extend(self.read_run(&run, into_self));
+                out.extend(self.read_run(&run, into_self, k, &mut deferred));
                 continue;
             }
             // A run of interleaved arrays ends where the writer's cursor
@@ -434,7 +448,7 @@ impl Ctx {
                 }
             }
         }
-        out
+        (out, deferred)
     }
 
     /// Statements of `Wire::validate`: the checks of `read_stmts` without
@@ -595,17 +609,44 @@ impl Ctx {
         (lets, prev)
     }
 
-    fn read_run(&self, run: &[Item], into_self: bool) -> TokenStream {
+    /// Reads a run of fixed pieces with one bounds check. Fields assigned to
+    /// `self` are read at once; the others are left in `deferred` as reads
+    /// from the run (its slice and offsets are named after `id`, unique in
+    /// the function, so that they are still in scope when the struct is
+    /// built).
+    /// `run_offsets` with names unique to run `id` (`__off_{id}_{n}`).
+    fn run_offsets_named(
+        sizes: &[(TokenStream, Option<String>)],
+        id: usize,
+    ) -> (TokenStream, TokenStream) {
+        let mut lets = TokenStream::new();
+        let mut prev = quote!(0usize);
+        for (n, (size, _)) in sizes.iter().enumerate() {
+            let off = format_ident!("__off_{}_{}", id, n);
+            lets.extend(quote!(let #off: usize = #prev;));
+            prev = quote!(#off + #size);
+        }
+        (lets, prev)
+    }
+
+    fn read_run(
+        &self,
+        run: &[Item],
+        into_self: bool,
+        id: usize,
+        deferred: &mut [Option<TokenStream>],
+    ) -> TokenStream {
         let krate = &self.krate;
         let sizes = self.run_sizes(run);
-        let (offsets, total) = Self::run_offsets(&sizes);
+        let (offsets, total) = Self::run_offsets_named(&sizes, id);
+        let run_var = format_ident!("__run_{}", id);
         let pieces = sizes.iter().map(|(size, name)| match name {
             Some(name) => quote!((#size, ::core::option::Option::Some(#name))),
             None => quote!((#size, ::core::option::Option::None)),
         });
         let mut body = TokenStream::new();
         for (n, item) in run.iter().enumerate() {
-            let off = format_ident!("__off_{}", n);
+            let off = format_ident!("__off_{}_{}", id, n);
             match *item {
                 Item::Ref(i) => {
                     let var = self.meta_var(i, 0);
@@ -614,23 +655,25 @@ impl Ctx {
                 Item::Field(i) | Item::Again(i) | Item::Part(i, _) => {
                     let ty = &self.fields[i].ty;
                     let value = quote_spanned!(ty.span()=>
-                        <#ty as #krate::__private::Fixed>::get(__run, #off));
+                        <#ty as #krate::__private::Fixed>::get(#run_var, #off));
                     let var = self.value_var(i);
                     let ident = &self.fields[i].ident;
-                    body.extend(if into_self {
-                        quote!(self.#ident = #value;)
-                    } else if self.fields[i].attrs.again_after.is_some() {
-                        quote!(let mut #var = #value;)
-                    } else {
-                        quote!(let #var = #value;)
-                    });
+                    if into_self {
+                        body.extend(quote!(self.#ident = #value;));
+                    } else if self.fields[i].attrs.again_after.is_some()
+                        || matches!(item, Item::Again(_))
+                    {
+                        body.extend(quote!(let mut #var = #value;));
+                    } else if let Some(slot) = deferred.get_mut(i) {
+                        *slot = Some(value);
+                    }
                 }
             }
         }
         quote! {
             #offsets
             let __run_start = r.pos();
-            let __run: &[u8] = match r.take(#total) {
+            let #run_var: &[u8] = match r.take(#total) {
                 ::core::option::Option::Some(run) => run,
                 ::core::option::Option::None => {
                     return ::core::result::Result::Err(
@@ -834,15 +877,27 @@ impl Ctx {
         quote!(0 #(+ #terms)*)
     }
 
-    fn construct(&self) -> TokenStream {
+    /// The statements of a read of the whole block and the struct they build.
+    fn read_body(&self, mode: ReadMode) -> (TokenStream, TokenStream) {
+        let (stmts, deferred) = self.read_stmts_deferred(&self.layout.items, false, mode);
+        (stmts, self.construct(&deferred))
+    }
+
+    /// The struct, from the `__field_i` locals and the `deferred` reads.
+    fn construct(&self, deferred: &[Option<TokenStream>]) -> TokenStream {
         let ident = &self.ident;
         if self.unit {
             return quote!(#ident);
         }
         let inits = self.fields.iter().enumerate().map(|(i, f)| {
             let name = &f.ident;
-            let var = self.value_var(i);
-            quote!(#name: #var)
+            match deferred.get(i) {
+                Some(Some(value)) => quote!(#name: #value),
+                _ => {
+                    let var = self.value_var(i);
+                    quote!(#name: #var)
+                }
+            }
         });
         quote!(#ident { #(#inits),* })
     }
@@ -855,10 +910,9 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let self_ty = &ctx.self_ty;
     let meta_words = ctx.const_meta_words(None);
     let fixed = ctx.const_fixed_size();
-    let read = ctx.read_stmts(&ctx.layout.items, false, ReadMode::Checked);
-    let read_validated = ctx.read_stmts(&ctx.layout.items, false, ReadMode::Validated);
-    let read_loose = ctx.read_stmts(&ctx.layout.items, false, ReadMode::Loose);
-    let construct = ctx.construct();
+    let (read, construct) = ctx.read_body(ReadMode::Checked);
+    let (read_validated, construct_validated) = ctx.read_body(ReadMode::Validated);
+    let (read_loose, construct_loose) = ctx.read_body(ReadMode::Loose);
     let wire_len = ctx.wire_len_expr(None);
     let write = ctx.write_stmts(&ctx.layout.items);
     let validate = ctx.validate_stmts(&ctx.layout.items).map(|stmts| {
@@ -886,13 +940,13 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
             #[inline(always)]
             fn read_validated(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
                 #read_validated
-                ::core::result::Result::Ok(#construct)
+                ::core::result::Result::Ok(#construct_validated)
             }
 
             #[inline(always)]
             fn read_validated_loose(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
                 #read_loose
-                ::core::result::Result::Ok(#construct)
+                ::core::result::Result::Ok(#construct_loose)
             }
 
             #validate
