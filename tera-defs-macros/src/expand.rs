@@ -686,17 +686,34 @@ impl Ctx {
         }
     }
 
-    fn write_run(&self, run: &[Item]) -> TokenStream {
+    /// Writes a run of fixed pieces with one bounds check, after `lead`
+    /// zero bytes (the block's metadata words) if given.
+    fn write_run(&self, run: &[Item], lead: Option<TokenStream>) -> TokenStream {
         let krate = &self.krate;
-        let sizes = self.run_sizes(run);
+        let mut sizes = self.run_sizes(run);
+        if let Some(lead) = &lead {
+            sizes.insert(0, (lead.clone(), None));
+        }
         let (offsets, total) = Self::run_offsets(&sizes);
+        let run: Vec<Option<Item>> = lead
+            .iter()
+            .map(|_| None)
+            .chain(run.iter().copied().map(Some))
+            .collect();
         let mut metas = TokenStream::new();
         let mut body = TokenStream::new();
         for (n, item) in run.iter().enumerate() {
             let off = format_ident!("__off_{}", n);
             let size = &sizes[n].0;
             match *item {
-                Item::Ref(i) => {
+                None => {
+                    body.extend(quote! {
+                        if let ::core::option::Option::Some(slot) = __run.get_mut(#off..#off + #size) {
+                            slot.fill(0);
+                        }
+                    });
+                }
+                Some(Item::Ref(i)) => {
                     let var = self.meta_var(i, 0);
                     metas.extend(quote!(let #var = __run_start + #off;));
                     body.extend(quote! {
@@ -705,7 +722,7 @@ impl Ctx {
                         }
                     });
                 }
-                Item::Field(i) | Item::Again(i) | Item::Part(i, _) => {
+                Some(Item::Field(i) | Item::Again(i) | Item::Part(i, _)) => {
                     let ty = &self.fields[i].ty;
                     let ident = &self.fields[i].ident;
                     body.extend(quote_spanned!(ty.span()=>
@@ -761,21 +778,30 @@ impl Ctx {
         }
     }
 
-    fn write_stmts(&self, items: &[Item]) -> TokenStream {
+    /// Statements writing `items`. `lead`: the block's metadata words (an
+    /// implicit layout's, at `meta`) are not written yet: they are zeroed at
+    /// the front of the first run of fixed fields, one bounds check for both
+    /// (`write_block`), or on their own if the block does not start with one.
+    fn write_stmts(&self, items: &[Item], lead: bool) -> TokenStream {
         let krate = &self.krate;
         let mut out = if self.layout.explicit {
             quote!(let _ = meta;)
         } else {
             self.implicit_meta_lets(items)
         };
+        let mut lead = (lead && !self.layout.explicit)
+            .then(|| quote!(2 * <Self as #krate::Wire<'_>>::META_WORDS));
         let mut k = 0;
         while k < items.len() {
             let item = items[k];
             let run = self.fixed_run(items, k);
-            if run.len() >= 2 {
-                out.extend(self.write_run(&run));
+            if run.len() >= 2 || (lead.is_some() && !run.is_empty()) {
+                out.extend(self.write_run(&run, lead.take()));
                 k += run.len();
                 continue;
+            }
+            if let Some(words) = lead.take() {
+                out.extend(quote!(w.zeros(#words);));
             }
             match item {
                 Item::Ref(i) => {
@@ -817,6 +843,9 @@ impl Ctx {
                 }
             }
             k += 1;
+        }
+        if let Some(words) = lead {
+            out.extend(quote!(w.zeros(#words);));
         }
         let _ = krate;
         out
@@ -914,7 +943,7 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let (read_validated, construct_validated) = ctx.read_body(ReadMode::Validated);
     let (read_loose, construct_loose) = ctx.read_body(ReadMode::Loose);
     let wire_len = ctx.wire_len_expr(None);
-    let write = ctx.write_stmts(&ctx.layout.items);
+    let write = ctx.write_stmts(&ctx.layout.items, false);
     let validate = ctx.validate_stmts(&ctx.layout.items).map(|stmts| {
         quote! {
             #[inline]
@@ -969,8 +998,20 @@ fn block_impl(ctx: &Ctx) -> TokenStream {
     let lt = &ctx.lt;
     let impl_generics = &ctx.impl_generics;
     let self_ty = &ctx.self_ty;
+    if ctx.layout.explicit || ctx.layout.parts > 1 {
+        return quote! {
+            impl #impl_generics #krate::Block<#lt> for #self_ty {}
+        };
+    }
+    let write = ctx.write_stmts(&ctx.layout.items, true);
     quote! {
-        impl #impl_generics #krate::Block<#lt> for #self_ty {}
+        impl #impl_generics #krate::Block<#lt> for #self_ty {
+            #[inline]
+            fn write_block(&self, w: &mut #krate::Writer<'_>) {
+                let meta = w.pos();
+                #write
+            }
+        }
     }
 }
 
@@ -1040,7 +1081,7 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
         quote!(#p => #e,)
     });
     let writes = (0..n).map(|p| {
-        let stmts = ctx.write_stmts(&ctx.items_of_part(Some(p)));
+        let stmts = ctx.write_stmts(&ctx.items_of_part(Some(p)), false);
         quote!(#p => { #stmts })
     });
     quote! {

@@ -226,8 +226,8 @@ pub trait Packet<'a>: Block<'a> {
             return Err(Error::new(needed, 0));
         };
         let mut w = Writer::new(packet, 0);
-        w.put_array(len16.to_le_bytes());
-        w.put_array(opcode.to_le_bytes());
+        let ([len_lo, len_hi], [op_lo, op_hi]) = (len16.to_le_bytes(), opcode.to_le_bytes());
+        w.put_array([len_lo, len_hi, op_lo, op_hi]);
         self.write_block(&mut w);
         // A write that did not fit left the cursor past `len`.
         if w.pos() != len {
