@@ -306,7 +306,7 @@ impl Ctx {
     /// or, in `ReadMode::Loose`, with `read_validated_loose` when nothing
     /// after it reads at the cursor.
     fn read_stmts(&self, items: &[Item], into_self: bool, mode: ReadMode) -> TokenStream {
-        self.read_stmts_deferred(items, into_self, mode).0
+        self.read_stmts_deferred(items, into_self, mode, false).0
     }
 
     /// `read_stmts`, and for each field read from a run of fixed fields the
@@ -318,9 +318,16 @@ impl Ctx {
         items: &[Item],
         into_self: bool,
         mode: ReadMode,
+        lead: bool,
     ) -> (TokenStream, Vec<Option<TokenStream>>) {
         let mut deferred = vec![None; self.fields.len()];
         let validated = mode != ReadMode::Checked;
+        // The block's metadata words, not skipped yet (`read_block`): read
+        // with the first run of fixed fields, one bounds check for both.
+        let mut lead = (lead && !self.layout.explicit).then(|| {
+            let krate = &self.krate;
+            quote!(2 * <Self as #krate::Wire<'_>>::META_WORDS)
+        });
         let krate = &self.krate;
         let mut out = if self.layout.explicit {
             quote!(let _ = meta;)
@@ -337,10 +344,13 @@ impl Ctx {
                 continue; // read by the run below
             }
             let run = self.fixed_run(items, k);
-            if run.len() >= 2 {
+            if run.len() >= 2 || (lead.is_some() && !run.is_empty()) {
                 run_end = k + run.len();
-                out.extend(self.read_run(&run, into_self, k, &mut deferred));
+                out.extend(self.read_run(&run, into_self, k, &mut deferred, lead.take()));
                 continue;
+            }
+            if let Some(words) = lead.take() {
+                out.extend(quote!(r.skip(#words)?;));
             }
             // A run of interleaved arrays ends where the writer's cursor
             // ends: after the last element written, the furthest one.
@@ -447,6 +457,9 @@ impl Ctx {
                     out.extend(quote!(r.set_pos(__interleaved_end);));
                 }
             }
+        }
+        if let Some(words) = lead {
+            out.extend(quote!(r.skip(#words)?;));
         }
         (out, deferred)
     }
@@ -635,10 +648,19 @@ impl Ctx {
         into_self: bool,
         id: usize,
         deferred: &mut [Option<TokenStream>],
+        lead: Option<TokenStream>,
     ) -> TokenStream {
         let krate = &self.krate;
-        let sizes = self.run_sizes(run);
+        let mut sizes = self.run_sizes(run);
+        if let Some(lead) = &lead {
+            sizes.insert(0, (lead.clone(), None));
+        }
         let (offsets, total) = Self::run_offsets_named(&sizes, id);
+        let run: Vec<Option<Item>> = lead
+            .iter()
+            .map(|_| None)
+            .chain(run.iter().copied().map(Some))
+            .collect();
         let run_var = format_ident!("__run_{}", id);
         let pieces = sizes.iter().map(|(size, name)| match name {
             Some(name) => quote!((#size, ::core::option::Option::Some(#name))),
@@ -648,11 +670,12 @@ impl Ctx {
         for (n, item) in run.iter().enumerate() {
             let off = format_ident!("__off_{}_{}", id, n);
             match *item {
-                Item::Ref(i) => {
+                None => {}
+                Some(Item::Ref(i)) => {
                     let var = self.meta_var(i, 0);
                     body.extend(quote!(let #var = __run_start + #off;));
                 }
-                Item::Field(i) | Item::Again(i) | Item::Part(i, _) => {
+                Some(item @ (Item::Field(i) | Item::Again(i) | Item::Part(i, _))) => {
                     let ty = &self.fields[i].ty;
                     let value = quote_spanned!(ty.span()=>
                         <#ty as #krate::__private::Fixed>::get(#run_var, #off));
@@ -908,7 +931,12 @@ impl Ctx {
 
     /// The statements of a read of the whole block and the struct they build.
     fn read_body(&self, mode: ReadMode) -> (TokenStream, TokenStream) {
-        let (stmts, deferred) = self.read_stmts_deferred(&self.layout.items, false, mode);
+        self.read_body_lead(mode, false)
+    }
+
+    /// `read_body`; `lead`: of a whole block, its metadata words included.
+    fn read_body_lead(&self, mode: ReadMode, lead: bool) -> (TokenStream, TokenStream) {
+        let (stmts, deferred) = self.read_stmts_deferred(&self.layout.items, false, mode, lead);
         (stmts, self.construct(&deferred))
     }
 
@@ -1004,8 +1032,24 @@ fn block_impl(ctx: &Ctx) -> TokenStream {
         };
     }
     let write = ctx.write_stmts(&ctx.layout.items, true);
+    let (read, construct) = ctx.read_body_lead(ReadMode::Checked, true);
+    let (read_loose, construct_loose) = ctx.read_body_lead(ReadMode::Loose, true);
     quote! {
         impl #impl_generics #krate::Block<#lt> for #self_ty {
+            #[inline]
+            fn read_block(r: &mut #krate::Reader<#lt>) -> #krate::Result<Self> {
+                let meta = r.pos();
+                #read
+                ::core::result::Result::Ok(#construct)
+            }
+
+            #[inline(always)]
+            fn read_block_validated_loose(r: &mut #krate::Reader<#lt>) -> #krate::Result<Self> {
+                let meta = r.pos();
+                #read_loose
+                ::core::result::Result::Ok(#construct_loose)
+            }
+
             #[inline]
             fn write_block(&self, w: &mut #krate::Writer<'_>) {
                 let meta = w.pos();
