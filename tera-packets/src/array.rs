@@ -400,8 +400,9 @@ impl Chain {
     /// Starts a list of `len` elements whose metadata words are at `meta`.
     #[inline]
     pub fn start(w: &mut Writer<'_>, meta: usize, len: usize) -> Self {
-        w.patch_u16(meta, u16::try_from(len).unwrap_or(u16::MAX));
-        w.patch_u16(meta + 2, 0);
+        let [lo, hi] = u16::try_from(len).unwrap_or(u16::MAX).to_le_bytes();
+        // `count`, and an offset of 0 until the first element is written.
+        w.patch(meta, [lo, hi, 0, 0]);
         Chain { link: meta + 2 }
     }
 
@@ -410,8 +411,10 @@ impl Chain {
     pub fn push<'a, T: Block<'a>>(&mut self, w: &mut Writer<'_>, element: &T) {
         let here = w.offset();
         w.patch_u16(self.link, here);
-        w.put_array(here.to_le_bytes());
-        w.put_array([0, 0]);
+        // The element's `here` and a `next` of 0 (patched by the element
+        // after it), in one write.
+        let [lo, hi] = here.to_le_bytes();
+        w.put_array([lo, hi, 0, 0]);
         self.link = usize::from(here) + 2;
         element.write_block(w);
     }

@@ -88,10 +88,12 @@ impl<'a> Wire<'a> for Bytes<'a> {
 
     #[inline]
     fn write(&self, w: &mut Writer<'_>, meta: usize) {
-        let offset = w.offset();
-        w.patch_u16(meta, offset);
+        let [offset_lo, offset_hi] = w.offset().to_le_bytes();
         // The count fits: the packet's whole size was checked against 65535.
-        w.patch_u16(meta + 2, u16::try_from(self.0.len()).unwrap_or(u16::MAX));
+        let [count_lo, count_hi] = u16::try_from(self.0.len())
+            .unwrap_or(u16::MAX)
+            .to_le_bytes();
+        w.patch(meta, [offset_lo, offset_hi, count_lo, count_hi]);
         w.put(&self.0);
     }
 }

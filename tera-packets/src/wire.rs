@@ -209,6 +209,7 @@ pub trait Packet<'a>: Block<'a> {
     }
 
     /// Encodes the packet into the front of `buf` with `opcode` in its header.
+    #[inline]
     fn encode_into_with_opcode(&self, opcode: u16, buf: &mut [u8]) -> Result<usize> {
         let len = self.encoded_len();
         let Ok(len16) = u16::try_from(len) else {

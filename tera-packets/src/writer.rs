@@ -92,8 +92,15 @@ impl<'b> Writer<'b> {
     /// (patching a metadata slot or a `next` link).
     #[inline]
     pub fn patch_u16(&mut self, at: usize, value: u16) {
-        match self.buf.get_mut(at..at.wrapping_add(2)) {
-            Some(dst) => dst.copy_from_slice(&value.to_le_bytes()),
+        self.patch(at, value.to_le_bytes());
+    }
+
+    /// Writes `bytes` at absolute offset `at`, leaving the cursor alone:
+    /// adjacent metadata words patched with one bounds check.
+    #[inline]
+    pub fn patch<const N: usize>(&mut self, at: usize, bytes: [u8; N]) {
+        match self.buf.get_mut(at..at.wrapping_add(N)) {
+            Some(dst) => dst.copy_from_slice(&bytes),
             None => self.poison(),
         }
     }
