@@ -119,3 +119,32 @@ impl<'b> Writer<'b> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Writer;
+
+    #[test]
+    fn patch_writes_in_place_and_leaves_the_cursor() {
+        let mut buf = [0u8; 8];
+        let mut w = Writer::new(&mut buf, 2);
+        w.patch(4, [1, 2, 3, 4]);
+        w.patch_u16(0, 0x0a0b);
+        assert_eq!(w.pos(), 2);
+        assert!(!w.overflowed());
+        assert_eq!(buf, [0x0b, 0x0a, 0, 0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn patch_past_the_end_poisons_without_writing() {
+        // Straddling the end, starting past it, and an offset whose end
+        // wraps around: none writes, and each is reported as an overflow.
+        for at in [5, 8, 100, usize::MAX - 1] {
+            let mut buf = [0u8; 8];
+            let mut w = Writer::new(&mut buf, 0);
+            w.patch(at, [9, 9, 9, 9]);
+            assert!(w.overflowed(), "at {at}");
+            assert_eq!(buf, [0; 8], "at {at}");
+        }
+    }
+}
