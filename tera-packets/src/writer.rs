@@ -3,6 +3,16 @@
 /// The cursor of a writer after a write that did not fit.
 const POISONED: usize = usize::MAX / 2;
 
+/// Marks the path that calls it as unlikely. Without it the compiler turns
+/// "poison the cursor if the write does not fit" into a conditional move,
+/// which makes each write wait for the bounds check of the one before; as a
+/// branch that is predicted not taken, the writes of a block run side by
+/// side. (`core::hint::cold_path` does this from Rust 1.90; the crate
+/// supports 1.88.)
+#[cold]
+#[inline(never)]
+fn overflow_is_rare() {}
+
 /// Writes a packet into a buffer whose size was computed beforehand.
 ///
 /// Writes never panic: one that would not fit is skipped and sends the
@@ -39,6 +49,7 @@ impl<'b> Writer<'b> {
     /// it out of registers.
     #[inline(always)]
     fn poison(&mut self) {
+        overflow_is_rare();
         self.pos = POISONED;
     }
 
