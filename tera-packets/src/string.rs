@@ -193,8 +193,12 @@ impl<'a> Wire<'a> for Str<'a> {
     fn write(&self, w: &mut Writer<'_>, meta: usize) {
         let offset = w.offset();
         w.patch_u16(meta, offset);
-        w.put(&self.utf16le);
-        w.put_array([0, 0]);
+        let text: &[u8] = &self.utf16le;
+        if let Some(dst) = w.take(text.len() + 2) {
+            let (body, nul) = dst.split_at_mut(text.len());
+            body.copy_from_slice(text);
+            nul.fill(0);
+        }
     }
 }
 
