@@ -56,13 +56,8 @@ impl<'b> Writer<'b> {
     /// Writes `bytes` at the cursor and moves past them.
     #[inline]
     pub fn put(&mut self, bytes: &[u8]) {
-        let end = self.pos.wrapping_add(bytes.len());
-        match self.buf.get_mut(self.pos..end) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                self.pos = end;
-            }
-            None => self.poison(),
+        if let Some(dst) = self.take(bytes.len()) {
+            dst.copy_from_slice(bytes);
         }
     }
 
@@ -72,7 +67,10 @@ impl<'b> Writer<'b> {
     pub fn take(&mut self, n: usize) -> Option<&mut [u8]> {
         let at = self.pos;
         let end = at.wrapping_add(n);
-        if end > self.buf.len() || end < at {
+        // Checked with `get`, then taken with `get_mut` (the compiler folds
+        // the second check): matching on one `get_mut` and poisoning in its
+        // `None` arm is refused by the borrow checker.
+        if self.buf.get(at..end).is_none() {
             self.poison();
             return None;
         }
@@ -89,13 +87,8 @@ impl<'b> Writer<'b> {
     /// Writes `n` zero bytes at the cursor (reserved metadata slots).
     #[inline]
     pub fn zeros(&mut self, n: usize) {
-        let end = self.pos.wrapping_add(n);
-        match self.buf.get_mut(self.pos..end) {
-            Some(dst) => {
-                dst.fill(0);
-                self.pos = end;
-            }
-            None => self.poison(),
+        if let Some(dst) = self.take(n) {
+            dst.fill(0);
         }
     }
 
