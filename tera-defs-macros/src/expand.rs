@@ -906,6 +906,27 @@ impl Ctx {
         }}
     }
 
+    /// `Wire::MIN_WIRE_LEN` (of one part when `part` is given): the sum of
+    /// the items' minimums, as `wire_len_expr` sums their lengths.
+    fn min_wire_len_expr(&self, part: Option<usize>) -> TokenStream {
+        let krate = &self.krate;
+        let terms = self.items_of_part(part).into_iter().map(|item| match item {
+            Item::Ref(i) => {
+                let t = self.ty(i);
+                quote!(2 * #t::META_WORDS)
+            }
+            Item::Field(i) | Item::Again(i) => {
+                let t = self.ty(i);
+                quote!(#t::MIN_WIRE_LEN)
+            }
+            Item::Part(i, p) => {
+                let t = self.parts_ty(i);
+                quote!(#krate::__private::nth(#t::PART_MIN_WIRE_LEN, #p))
+            }
+        });
+        quote!(0 #(+ #terms)*)
+    }
+
     fn wire_len_expr(&self, part: Option<usize>) -> TokenStream {
         let mut terms = Vec::new();
         for item in self.items_of_part(part) {
@@ -971,6 +992,7 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let (read_validated, construct_validated) = ctx.read_body(ReadMode::Validated);
     let (read_loose, construct_loose) = ctx.read_body(ReadMode::Loose);
     let wire_len = ctx.wire_len_expr(None);
+    let min_wire_len = ctx.min_wire_len_expr(None);
     let write = ctx.write_stmts(&ctx.layout.items, false);
     let validate = ctx.validate_stmts(&ctx.layout.items).map(|stmts| {
         quote! {
@@ -985,6 +1007,7 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
         impl #impl_generics #krate::Wire<#lt> for #self_ty {
             const META_WORDS: usize = #meta_words;
             const FIXED_SIZE: ::core::option::Option<usize> = #fixed;
+            const MIN_WIRE_LEN: usize = #min_wire_len;
 
             #[inline]
             fn read(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
@@ -1120,6 +1143,7 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
         let stmts = ctx.read_stmts(&ctx.items_of_part(Some(p)), true, ReadMode::Validated);
         quote!(#p => { #stmts })
     });
+    let mins = (0..n).map(|p| ctx.min_wire_len_expr(Some(p)));
     let lens = (0..n).map(|p| {
         let e = ctx.wire_len_expr(Some(p));
         quote!(#p => #e,)
@@ -1132,6 +1156,7 @@ fn parts_impl(ctx: &Ctx) -> TokenStream {
         impl #impl_generics #krate::Parts<#lt> for #self_ty {
             const PARTS: usize = #n;
             const PART_META_WORDS: &'static [usize] = &[#(#words),*];
+            const PART_MIN_WIRE_LEN: &'static [usize] = &[#(#mins),*];
 
             // `part` is a constant at every call: inlined, the match folds away.
             #[inline(always)]

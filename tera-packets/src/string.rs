@@ -159,6 +159,8 @@ impl<'a> Wire<'a> for Str<'a> {
     /// `u16 offset`.
     const META_WORDS: usize = 1;
     const FIXED_SIZE: Option<usize> = None;
+    /// The NUL terminator of the empty string.
+    const MIN_WIRE_LEN: usize = 2;
     const READS_AT_CURSOR: bool = false;
 
     #[inline]

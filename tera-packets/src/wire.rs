@@ -27,6 +27,15 @@ pub trait Wire<'a>: Sized {
     /// The size in bytes when it never varies (fixed fields, and objects of
     /// fixed fields only).
     const FIXED_SIZE: Option<usize>;
+    /// A lower bound of [`Wire::wire_len`]: the bytes every value writes at
+    /// the cursor (a fixed field's size; 0 for bytes and arrays). An encode
+    /// checks its buffer against the packet's minimum once, which lets the
+    /// compiler drop the bounds checks of the fixed fields before the first
+    /// variable one.
+    const MIN_WIRE_LEN: usize = match Self::FIXED_SIZE {
+        Some(size) => size,
+        None => 0,
+    };
 
     /// Whether reading the field reads or moves past bytes at the cursor:
     /// fixed fields and objects do; strings, bytes and arrays read where
@@ -153,6 +162,9 @@ pub trait Parts<'a>: Default {
     const PARTS: usize;
     /// The metadata words of each part.
     const PART_META_WORDS: &'static [usize];
+    /// A lower bound of [`Parts::part_wire_len`] for each part (see
+    /// [`Wire::MIN_WIRE_LEN`]); a part missing from the slice counts 0.
+    const PART_MIN_WIRE_LEN: &'static [usize] = &[];
     /// Reads part `part` into `self`.
     fn read_part(&mut self, part: usize, r: &mut Reader<'a>, meta: usize) -> Result<()>;
     /// Reads part `part` of a validated packet (see [`Wire::read_validated`]).
@@ -226,6 +238,14 @@ pub trait Packet<'a>: Block<'a> {
         let Some(packet) = buf.get_mut(..len) else {
             return Err(Error::new(needed, 0));
         };
+        // Never true for impls whose `wire_len` is at least their
+        // `MIN_WIRE_LEN`, as the derives' are; knowing that the buffer holds
+        // the minimum, the compiler drops the bounds checks of every write
+        // at a constant offset (the fixed fields up to the first string,
+        // bytes or array).
+        if len < HEADER_LEN + 2 * Self::META_WORDS + Self::MIN_WIRE_LEN {
+            return Err(Error::new(needed, 0));
+        }
         let mut w = Writer::new(packet, 0);
         let ([len_lo, len_hi], [op_lo, op_hi]) = (len16.to_le_bytes(), opcode.to_le_bytes());
         w.put_array([len_lo, len_hi, op_lo, op_hi]);

@@ -2,7 +2,9 @@
 //! derive: encoding gives the JS writer's bytes, decoding gives the value
 //! back (and, where the JS reader is wrong, what the writer meant).
 
-use tera_packets::{Angle, Array, Block, Bytes, Error, ErrorKind, Packet, SkillId, Str, Vec3};
+use tera_packets::{
+    Angle, Array, Block, Bytes, Error, ErrorKind, HEADER_LEN, Packet, SkillId, Str, Vec3,
+};
 
 fn hex(s: &str) -> Vec<u8> {
     let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_hexdigit).collect();
@@ -17,8 +19,24 @@ fn golden<'a, P: Packet<'a> + PartialEq + std::fmt::Debug>(value: &P, expected: 
     let bytes = value.encode().unwrap();
     assert_eq!(hex_of(&bytes), hex_of(expected), "encoded bytes");
     assert_eq!(value.encoded_len(), expected.len());
+    assert!(
+        expected.len() >= min_len::<P>(),
+        "shorter than MIN_WIRE_LEN allows"
+    );
     let decoded = P::decode(expected).unwrap();
     assert_eq!(&decoded, value, "decoded value");
+}
+
+/// The shortest encoding `MIN_WIRE_LEN` allows, header included.
+fn min_len<'a, P: Packet<'a>>() -> usize {
+    HEADER_LEN + 2 * P::META_WORDS + P::MIN_WIRE_LEN
+}
+
+/// Checks that a value with every string, byte field and array empty
+/// encodes to exactly the minimum: the bound is a true one, and tight.
+fn is_minimal<'a, P: Packet<'a>>(empty: &P) {
+    assert_eq!(empty.encoded_len(), min_len::<P>(), "{}", P::NAME);
+    assert_eq!(empty.encode().unwrap().len(), min_len::<P>(), "{}", P::NAME);
 }
 
 fn hex_of(b: &[u8]) -> String {
@@ -612,4 +630,54 @@ fn errors_name_the_field_and_offset() {
         err.to_string(),
         "offset points into the packet header at byte 8 (field `s`)"
     );
+}
+
+#[test]
+fn min_wire_len_is_the_length_of_empty_values() {
+    is_minimal(&E1 { a: 1, b: 2 });
+    is_minimal(&E2 {
+        a: 1,
+        b: Array::default(),
+        s: "".into(),
+        d: Bytes::default(),
+    });
+    is_minimal(&E4 {
+        id: 1,
+        outer: Array::default(),
+        tail: "".into(),
+    });
+    is_minimal(&E6 {
+        id: 1,
+        t: Array::default(),
+        e: Array::default(),
+    });
+    is_minimal(&E7 {
+        a: 1,
+        o: O7::default(),
+        e: 2,
+    });
+    is_minimal(&E8 {
+        id: 1,
+        mid: 2,
+        name: "".into(),
+        list: Array::default(),
+    });
+    is_minimal(&E8b {
+        list: Array::default(),
+        name: "".into(),
+    });
+    is_minimal(&E10 {
+        command: "".into(),
+        parameter: "".into(),
+        unk: false,
+    });
+    is_minimal(&E10d {
+        a: 1,
+        d: Bytes::default(),
+        after: 2,
+    });
+    is_minimal(&E12 {
+        w: Angle(1),
+        pos: Vec3::new(1.0, 2.0, 3.0),
+    });
 }
