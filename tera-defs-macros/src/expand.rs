@@ -906,6 +906,85 @@ impl Ctx {
         }}
     }
 
+    /// Statements of `Wire::copy_validated`: runs of fixed fields (and of
+    /// explicit refs, patched later by their fields) copied as bytes, the
+    /// other fields by their own `copy_validated`. `None` for the layouts
+    /// that keep the provided method (split objects, repeated fields,
+    /// interleaved arrays).
+    fn copy_stmts(&self) -> Option<TokenStream> {
+        let krate = &self.krate;
+        let items = &self.layout.items;
+        let supported = |item: &Item| match item {
+            Item::Field(i) => !self.fields[*i].attrs.interleaved,
+            Item::Ref(_) => true,
+            Item::Part(..) | Item::Again(_) => false,
+        };
+        if !items.iter().all(supported) {
+            return None;
+        }
+        let meta_out_var = |i: usize| format_ident!("__meta_out_{}", i);
+        // Not every layout uses every parameter (a unit struct uses none).
+        let mut out = quote!(let _ = (&r, &w, meta, meta_out););
+        if !self.layout.explicit {
+            out.extend(self.implicit_meta_lets(items));
+            for item in items {
+                if let Item::Field(i) = *item {
+                    let (var, out_var) = (self.meta_var(i, 0), meta_out_var(i));
+                    out.extend(quote!(let #out_var = meta_out + (#var - meta);));
+                }
+            }
+        }
+        let mut k = 0;
+        while k < items.len() {
+            let run = self.fixed_run(items, k);
+            if !run.is_empty() {
+                let (offsets, total) = Self::run_offsets(&self.run_sizes(&run));
+                let mut metas = TokenStream::new();
+                for (n, item) in run.iter().enumerate() {
+                    if let Item::Ref(i) = *item {
+                        let off = format_ident!("__off_{}", n);
+                        let (var, out_var) = (self.meta_var(i, 0), meta_out_var(i));
+                        metas.extend(quote! {
+                            let #var = r.pos() + #off;
+                            let #out_var = w.pos() + #off;
+                        });
+                    }
+                }
+                out.extend(quote! {
+                    #offsets
+                    #metas
+                    match r.take(#total) {
+                        ::core::option::Option::Some(run) => w.put(run),
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(#krate::Error::new(
+                                #krate::ErrorKind::UnexpectedEnd,
+                                r.pos(),
+                            ));
+                        }
+                    }
+                });
+                k += run.len();
+                continue;
+            }
+            if let Item::Field(i) = items[k] {
+                let t = self.ty(i);
+                let (meta_in, meta_out) = if self.layout.explicit && !items.contains(&Item::Ref(i))
+                {
+                    (quote!(r.pos()), quote!(w.pos()))
+                } else {
+                    let (var, out_var) = (self.meta_var(i, 0), meta_out_var(i));
+                    (quote!(#var), quote!(#out_var))
+                };
+                out.extend(quote! {
+                    let __at = (#meta_in, #meta_out);
+                    #t::copy_validated(r, __at.0, w, __at.1)?;
+                });
+            }
+            k += 1;
+        }
+        Some(out)
+    }
+
     /// `Wire::MIN_WIRE_LEN` (of one part when `part` is given): the sum of
     /// the items' minimums, as `wire_len_expr` sums their lengths.
     fn min_wire_len_expr(&self, part: Option<usize>) -> TokenStream {
@@ -994,6 +1073,20 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
     let wire_len = ctx.wire_len_expr(None);
     let min_wire_len = ctx.min_wire_len_expr(None);
     let write = ctx.write_stmts(&ctx.layout.items, false);
+    let copy = ctx.copy_stmts().map(|stmts| {
+        quote! {
+            #[inline]
+            fn copy_validated(
+                r: &mut #krate::Reader<#lt>,
+                meta: usize,
+                w: &mut #krate::Writer<'_>,
+                meta_out: usize,
+            ) -> #krate::Result<()> {
+                #stmts
+                ::core::result::Result::Ok(())
+            }
+        }
+    });
     let validate = ctx.validate_stmts(&ctx.layout.items).map(|stmts| {
         quote! {
             #[inline]
@@ -1030,6 +1123,8 @@ fn wire_impl(ctx: &Ctx) -> TokenStream {
             }
 
             #validate
+
+            #copy
 
             #[inline]
             fn wire_len(&self) -> usize {

@@ -328,8 +328,33 @@ impl<'a, T: Block<'a>> Wire<'a> for Array<'a, T> {
 
     #[inline(always)]
     fn write(&self, w: &mut Writer<'_>, meta: usize) {
-        let mut chain = Chain::start(w, meta, self.len());
-        self.for_each(|e| chain.push(w, e));
+        match &self.repr {
+            // The elements are copied from the packet, not built and written.
+            Repr::View {
+                buf, first, len, ..
+            } => {
+                let mut r = Reader::validated(buf, 0);
+                let _ = copy_list::<T>(&mut r, *len, *first, w, meta);
+            }
+            Repr::Owned(items) => {
+                let mut chain = Chain::start(w, meta, items.len());
+                for e in items {
+                    chain.push(w, e);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn copy_validated(
+        r: &mut Reader<'a>,
+        meta: usize,
+        w: &mut Writer<'_>,
+        meta_out: usize,
+    ) -> Result<()> {
+        let len = r.u16_at(meta)?;
+        let first = r.u16_at(meta + 2)?;
+        copy_list::<T>(r, len, first, w, meta_out)
     }
 }
 
@@ -387,6 +412,30 @@ fn skip_validated<'a, T: Block<'a>>(r: &mut Reader<'a>, meta: usize) -> Result<(
     Ok((len, first))
 }
 
+/// Copies the validated list of `len` elements from offset `first` of the
+/// reader's packet to `w`, its metadata words at `meta_out`, and leaves the
+/// reader's cursor after the last element, as a read does. An error (only
+/// from bytes that were not validated) stops the copy.
+#[inline(always)]
+fn copy_list<'a, T: Block<'a>>(
+    r: &mut Reader<'a>,
+    len: u16,
+    first: u16,
+    w: &mut Writer<'_>,
+    meta_out: usize,
+) -> Result<()> {
+    let mut chain = Chain::start(w, meta_out, usize::from(len));
+    let mut pos = usize::from(first);
+    for _ in 0..len {
+        let mut element = Reader::validated(r.buf(), pos + 4);
+        let next = element.u16_at(pos + 2)?;
+        chain.push_with(w, |w| T::copy_block_validated(&mut element, w))?;
+        r.set_pos(element.pos());
+        pos = usize::from(next);
+    }
+    Ok(())
+}
+
 /// Writes the linked list of one array: the `count, offset` metadata, then
 /// each element's `here, next` header and block, linking each element from
 /// the one before. The derive uses it directly to write `[interleaved]`
@@ -409,6 +458,17 @@ impl Chain {
     /// Writes the next element at the cursor.
     #[inline]
     pub fn push<'a, T: Block<'a>>(&mut self, w: &mut Writer<'_>, element: &T) {
+        self.push_with(w, |w| element.write_block(w));
+    }
+
+    /// Writes the next element's header at the cursor, then calls
+    /// `write_block` to write its block after it.
+    #[inline(always)]
+    pub fn push_with<R>(
+        &mut self,
+        w: &mut Writer<'_>,
+        write_block: impl FnOnce(&mut Writer<'_>) -> R,
+    ) -> R {
         let here = w.offset();
         w.patch_u16(self.link, here);
         // The element's `here` and a `next` of 0 (patched by the element
@@ -416,6 +476,6 @@ impl Chain {
         let [lo, hi] = here.to_le_bytes();
         w.put_array([lo, hi, 0, 0]);
         self.link = usize::from(here) + 2;
-        element.write_block(w);
+        write_block(w)
     }
 }

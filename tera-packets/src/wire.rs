@@ -87,6 +87,23 @@ pub trait Wire<'a>: Sized {
     /// Writes the field at the cursor; `meta` is the absolute offset of its
     /// metadata words, patched with the data's offset and count.
     fn write(&self, w: &mut Writer<'_>, meta: usize);
+
+    /// Copies the field from a packet that a decode has validated (`r`, its
+    /// metadata words at `meta`) to `w` (its metadata words at `meta_out`):
+    /// what [`Wire::read_validated`] then [`Wire::write`] do, and how the
+    /// elements of a decoded array are encoded again. The derives copy runs
+    /// of fixed fields as bytes instead of building the value. Given bytes
+    /// that were not validated it still never panics or loops.
+    #[inline]
+    fn copy_validated(
+        r: &mut Reader<'a>,
+        meta: usize,
+        w: &mut Writer<'_>,
+        meta_out: usize,
+    ) -> Result<()> {
+        Self::read_validated(r, meta)?.write(w, meta_out);
+        Ok(())
+    }
 }
 
 /// A type that can be a block: the root of a packet or an array element.
@@ -151,6 +168,17 @@ pub trait Block<'a>: Wire<'a> {
         let meta = w.pos();
         w.zeros(2 * Self::META_WORDS);
         self.write(w, meta);
+    }
+
+    /// Copies a block of a validated packet at the cursor of `r` to the
+    /// cursor of `w` (see [`Wire::copy_validated`]).
+    #[inline]
+    fn copy_block_validated(r: &mut Reader<'a>, w: &mut Writer<'_>) -> Result<()> {
+        let meta = r.pos();
+        r.skip(2 * Self::META_WORDS)?;
+        let meta_out = w.pos();
+        w.zeros(2 * Self::META_WORDS);
+        Self::copy_validated(r, meta, w, meta_out)
     }
 }
 

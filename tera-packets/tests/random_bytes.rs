@@ -10,7 +10,7 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use tera_packets::{Array, Block, Bytes, ErrorKind, Packet, Str};
+use tera_packets::{Array, Block, Bytes, ErrorKind, IntoOwned, Packet, Str};
 
 // ---------------------------------------------------------------------------
 // The packet types.
@@ -284,6 +284,10 @@ macro_rules! check {
                         assert_eq!(again, value, "decode(encode(v)) == v");
                         let second = again.encode().unwrap();
                         assert_eq!(second, first, "the encoding is canonical");
+                        // A view's elements are copied from the packet, an
+                        // owned value's written from their fields.
+                        let owned = IntoOwned::into_owned(value).encode().unwrap();
+                        assert_eq!(owned, first, "a view encodes as its owned copy");
                     }
                 }
                 true
