@@ -940,27 +940,40 @@ impl Ctx {
             if !run.is_empty() {
                 let (offsets, total) = Self::run_offsets(&self.run_sizes(&run));
                 let mut metas = TokenStream::new();
+                let mut bools = TokenStream::new();
                 for (n, item) in run.iter().enumerate() {
-                    if let Item::Ref(i) = *item {
-                        let off = format_ident!("__off_{}", n);
-                        let (var, out_var) = (self.meta_var(i, 0), meta_out_var(i));
-                        metas.extend(quote! {
-                            let #var = r.pos() + #off;
-                            let #out_var = w.pos() + #off;
-                        });
+                    let off = format_ident!("__off_{}", n);
+                    match *item {
+                        Item::Ref(i) => {
+                            let (var, out_var) = (self.meta_var(i, 0), meta_out_var(i));
+                            metas.extend(quote! {
+                                let #var = r.pos() + #off;
+                                let #out_var = w.pos() + #off;
+                            });
+                        }
+                        // Any non-zero byte reads as `true`, which is written as 1.
+                        Item::Field(i) if is_bool_type(&self.fields[i].ty) => {
+                            bools.extend(quote! {
+                                if let ::core::option::Option::Some(b) = dst.get_mut(#off) {
+                                    *b = u8::from(*b != 0);
+                                }
+                            });
+                        }
+                        _ => {}
                     }
                 }
                 out.extend(quote! {
                     #offsets
                     #metas
-                    match r.take(#total) {
-                        ::core::option::Option::Some(run) => w.put(run),
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(#krate::Error::new(
-                                #krate::ErrorKind::UnexpectedEnd,
-                                r.pos(),
-                            ));
-                        }
+                    let ::core::option::Option::Some(src) = r.take(#total) else {
+                        return ::core::result::Result::Err(#krate::Error::new(
+                            #krate::ErrorKind::UnexpectedEnd,
+                            r.pos(),
+                        ));
+                    };
+                    if let ::core::option::Option::Some(dst) = w.take(#total) {
+                        dst.copy_from_slice(src);
+                        #bools
                     }
                 });
                 k += run.len();
@@ -1321,6 +1334,11 @@ fn packet_impl(ctx: &Ctx, sattrs: &StructAttrs, input: &DeriveInput) -> syn::Res
             const VERSION: u32 = #version;
         }
     })
+}
+
+/// Whether `ty` is spelled `bool`.
+fn is_bool_type(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident("bool"))
 }
 
 /// Whether `ty` names one of the runtime's fixed-size types by a name the

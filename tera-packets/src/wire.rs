@@ -174,10 +174,12 @@ pub trait Block<'a>: Wire<'a> {
     /// cursor of `w` (see [`Wire::copy_validated`]).
     #[inline]
     fn copy_block_validated(r: &mut Reader<'a>, w: &mut Writer<'_>) -> Result<()> {
-        let meta = r.pos();
-        r.skip(2 * Self::META_WORDS)?;
-        let meta_out = w.pos();
-        w.zeros(2 * Self::META_WORDS);
+        let (meta, meta_out) = (r.pos(), w.pos());
+        // Skipping or zeroing no bytes would still be a bounds check each.
+        if Self::META_WORDS > 0 {
+            r.skip(2 * Self::META_WORDS)?;
+            w.zeros(2 * Self::META_WORDS);
+        }
         Self::copy_validated(r, meta, w, meta_out)
     }
 }

@@ -109,3 +109,33 @@ fn elements_ending_in_lists_match_the_owned_ones() {
     assert_eq!(view.encode().expect("re-encodes"), bytes);
     assert_eq!(view.into_owned(), owned);
 }
+
+/// Elements with a `bool` among their fixed fields.
+#[derive(Debug, Clone, PartialEq, Packet)]
+#[tera(name = "SYN_FLAGS", version = 1)]
+struct Flags<'a> {
+    list: Array<'a, Flag>,
+}
+
+#[derive(Debug, Clone, PartialEq, Block)]
+struct Flag {
+    on: bool,
+    x: u16,
+}
+
+#[test]
+fn copied_elements_write_true_as_one() {
+    // One element whose `bool` byte is 2: read as `true`, which a view's
+    // copy writes as 1, exactly as the owned copy does.
+    let bytes = [
+        15, 0, 0, 0, // header
+        1, 0, 8, 0, // count 1, offset 8
+        8, 0, 0, 0, // here 8, next 0
+        2, 0x34, 0x12, // on = 2, x = 0x1234
+    ];
+    let view = Flags::decode(&bytes).expect("decodes");
+    assert_eq!(view.list.to_vec(), [Flag { on: true, x: 0x1234 }]);
+    let copied = view.encode().expect("encodes");
+    assert_eq!(copied[12], 1);
+    assert_eq!(copied, view.into_owned().encode().expect("encodes"));
+}
