@@ -134,7 +134,13 @@ fn copied_elements_write_true_as_one() {
         2, 0x34, 0x12, // on = 2, x = 0x1234
     ];
     let view = Flags::decode(&bytes).expect("decodes");
-    assert_eq!(view.list.to_vec(), [Flag { on: true, x: 0x1234 }]);
+    assert_eq!(
+        view.list.to_vec(),
+        [Flag {
+            on: true,
+            x: 0x1234
+        }]
+    );
     let copied = view.encode().expect("encodes");
     assert_eq!(copied[12], 1);
     assert_eq!(copied, view.into_owned().encode().expect("encodes"));
