@@ -940,7 +940,9 @@ impl Ctx {
             if !run.is_empty() {
                 let (offsets, total) = Self::run_offsets(&self.run_sizes(&run));
                 let mut metas = TokenStream::new();
-                let mut bools = TokenStream::new();
+                // The copied bytes are written as the values read from them
+                // would be (a `bool` byte of 2 as 1).
+                let mut canonical = TokenStream::new();
                 for (n, item) in run.iter().enumerate() {
                     let off = format_ident!("__off_{}", n);
                     match *item {
@@ -951,15 +953,12 @@ impl Ctx {
                                 let #out_var = w.pos() + #off;
                             });
                         }
-                        // Any non-zero byte reads as `true`, which is written as 1.
-                        Item::Field(i) if is_bool_type(&self.fields[i].ty) => {
-                            bools.extend(quote! {
-                                if let ::core::option::Option::Some(b) = dst.get_mut(#off) {
-                                    *b = u8::from(*b != 0);
-                                }
-                            });
+                        Item::Field(i) => {
+                            let ty = &self.fields[i].ty;
+                            canonical.extend(quote_spanned!(ty.span()=>
+                                <#ty as #krate::__private::Fixed>::canonicalize(dst, #off);));
                         }
-                        _ => {}
+                        Item::Part(..) | Item::Again(_) => {}
                     }
                 }
                 out.extend(quote! {
@@ -973,7 +972,7 @@ impl Ctx {
                     };
                     if let ::core::option::Option::Some(dst) = w.take(#total) {
                         dst.copy_from_slice(src);
-                        #bools
+                        #canonical
                     }
                 });
                 k += run.len();
@@ -1334,11 +1333,6 @@ fn packet_impl(ctx: &Ctx, sattrs: &StructAttrs, input: &DeriveInput) -> syn::Res
             const VERSION: u32 = #version;
         }
     })
-}
-
-/// Whether `ty` is spelled `bool`.
-fn is_bool_type(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident("bool"))
 }
 
 /// Whether `ty` names one of the runtime's fixed-size types by a name the

@@ -93,7 +93,7 @@ impl<'a, T: Block<'a>> Array<'a, T> {
 
     /// Calls `f` with each element, in list order: what [`Array::iter`]
     /// gives, without wrapping each element of a view in an [`Elem`] (the
-    /// derives visit and encode views with it).
+    /// derives visit views with it).
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(&T)) {
         match &self.repr {

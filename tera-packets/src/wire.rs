@@ -350,6 +350,13 @@ pub mod __private {
         fn get(run: &[u8], at: usize) -> Self;
         /// Writes the value at offset `at` of `run`.
         fn put(&self, run: &mut [u8], at: usize);
+        /// Rewrites the bytes at offset `at` of `run`, copied from a packet,
+        /// as [`Fixed::put`] would write the value [`Fixed::get`] reads
+        /// there: nothing for types that read and write every bit.
+        #[inline(always)]
+        fn canonicalize(run: &mut [u8], at: usize) {
+            let _ = (run, at);
+        }
     }
 
     /// The `N` bytes at `at` of `run` (zeros if they are not there, which
@@ -418,6 +425,13 @@ pub mod __private {
         fn put(&self, run: &mut [u8], at: usize) {
             if let Some(b) = run.get_mut(at) {
                 *b = u8::from(*self);
+            }
+        }
+        /// `true` is written as 1, whatever non-zero byte it was read from.
+        #[inline(always)]
+        fn canonicalize(run: &mut [u8], at: usize) {
+            if let Some(b) = run.get_mut(at) {
+                *b = u8::from(*b != 0);
             }
         }
     }
