@@ -1,7 +1,10 @@
 //! The `#[tera(...)]` attributes, parsed with spans for good errors.
 
+use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Ident, LitInt, LitStr, Path, Token};
+
+use crate::errors::Errors;
 
 /// Attributes on the struct.
 #[derive(Default)]
@@ -12,12 +15,15 @@ pub struct StructAttrs {
     pub version: Option<LitInt>,
     /// `crate = "path"`: where the runtime is (default `::tera_packets`).
     pub krate: Option<Path>,
+    /// `rename_all = "camelCase"`: fields' def names are their identifiers
+    /// in camelCase, as serde's rule of the same name spells them.
+    pub camel_case: bool,
 }
 
 /// Attributes on a field.
 #[derive(Default)]
 pub struct FieldAttrs {
-    /// `rename = "templateId"`: the def's name, for error messages.
+    /// `rename = "templateId"`: the def's name, for errors and visitors.
     pub rename: Option<LitStr>,
     /// `interleaved`: elements alternate with the neighbouring interleaved
     /// arrays.
@@ -32,17 +38,18 @@ pub struct FieldAttrs {
     /// the last copy, like the JS reference, and writing writes both.
     pub again_after: Option<Ident>,
     /// `part = 1`: in an object, this field starts part 1.
-    pub part: Option<(usize, proc_macro2::Span)>,
+    pub part: Option<(usize, Span)>,
 }
 
 fn tera_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
     attrs.iter().filter(|a| a.path().is_ident("tera"))
 }
 
-pub fn struct_attrs(attrs: &[Attribute]) -> syn::Result<StructAttrs> {
+/// Parses the struct's attributes; mistakes go to `errors`.
+pub fn struct_attrs(attrs: &[Attribute], errors: &mut Errors) -> StructAttrs {
     let mut out = StructAttrs::default();
     for attr in tera_attrs(attrs) {
-        attr.parse_nested_meta(|meta| {
+        let parsed = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("name") {
                 out.name = Some(meta.value()?.parse()?);
             } else if meta.path.is_ident("version") {
@@ -50,35 +57,41 @@ pub fn struct_attrs(attrs: &[Attribute]) -> syn::Result<StructAttrs> {
             } else if meta.path.is_ident("crate") {
                 let s: LitStr = meta.value()?.parse()?;
                 out.krate = Some(s.parse()?);
+            } else if meta.path.is_ident("rename_all") {
+                let s: LitStr = meta.value()?.parse()?;
+                if s.value() != "camelCase" {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "the only `rename_all` rule is \"camelCase\"",
+                    ));
+                }
+                out.camel_case = true;
             } else {
                 return Err(meta.error(
-                    "unknown `tera` attribute on a struct; expected `name`, `version` or `crate`",
+                    "unknown `tera` attribute on a struct; expected `name`, `version`, \
+                     `rename_all` or `crate`",
                 ));
             }
             Ok(())
-        })?;
+        });
+        errors.take(parsed);
     }
-    Ok(out)
+    out
 }
 
-pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
+/// Parses a field's attributes; mistakes go to `errors`.
+pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in tera_attrs(attrs) {
-        attr.parse_nested_meta(|meta| {
+        let parsed = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename") {
                 out.rename = Some(meta.value()?.parse()?);
             } else if meta.path.is_ident("interleaved") {
                 out.interleaved = true;
             } else if meta.path.is_ident("refs_before") {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let names = content.parse_terminated(Ident::parse_any_ident, Token![,])?;
-                out.refs_before.extend(names);
+                out.refs_before.extend(idents(&meta)?);
             } else if meta.path.is_ident("parts_after") {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let names = content.parse_terminated(Ident::parse_any_ident, Token![,])?;
-                out.parts_after.extend(names);
+                out.parts_after.extend(idents(&meta)?);
             } else if meta.path.is_ident("again_after") {
                 let content;
                 syn::parenthesized!(content in meta.input);
@@ -93,9 +106,18 @@ pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
                 ));
             }
             Ok(())
-        })?;
+        });
+        errors.take(parsed);
     }
-    Ok(out)
+    out
+}
+
+/// `(a, b, ...)`: identifiers, keywords included.
+fn idents(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Vec<Ident>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let names = content.parse_terminated(Ident::parse_any_ident, Token![,])?;
+    Ok(names.into_iter().collect())
 }
 
 /// Parses an identifier, keywords included (`type`, `r#type`).
@@ -117,6 +139,6 @@ pub fn plain(ident: &Ident) -> String {
 }
 
 /// The span of an attribute list, for errors about the struct as a whole.
-pub fn span_of(attrs: &[Attribute], fallback: proc_macro2::Span) -> proc_macro2::Span {
+pub fn span_of(attrs: &[Attribute], fallback: Span) -> Span {
     tera_attrs(attrs).next().map_or(fallback, |a| a.span())
 }

@@ -10,7 +10,8 @@
 //! |---|---|---|
 //! | `#[tera(name = "S_CHAT", version = 4)]` | packet | the def's name and version |
 //! | `#[tera(crate = "path")]` | struct | where `tera_packets` is |
-//! | `#[tera(rename = "authorName")]` | field | the def's name, for errors |
+//! | `#[tera(rename_all = "camelCase")]` | struct | def names are the fields' names in camelCase (serde's rule) |
+//! | `#[tera(rename = "authorName")]` | field | the def's name, for errors and visitors |
 //! | `#[tera(refs_before(a, b))]` | field | explicit `ref a` / `ref b` lines sit right before this field |
 //! | `#[tera(interleaved)]` | array field | elements alternate with the neighbouring interleaved arrays |
 //! | `#[tera(parts_after(e))]` | object field | a split object: its part 1 sits after field `e` |
@@ -48,14 +49,24 @@ use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
 mod attrs;
-mod expand;
-mod layout;
+mod ctx;
+mod errors;
+mod front;
+mod impls;
+mod methods;
+
+/// What is being derived.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Block,
+    Packet,
+}
 
 /// Derives the wire code of a block: an array element or an `object`.
 #[proc_macro_derive(Block, attributes(tera))]
 pub fn derive_block(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(input, expand::Kind::Block)
+    derive(&input, Kind::Block)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }
@@ -65,7 +76,22 @@ pub fn derive_block(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Packet, attributes(tera))]
 pub fn derive_packet(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(input, expand::Kind::Packet)
+    derive(&input, Kind::Packet)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
+}
+
+fn derive(input: &DeriveInput, kind: Kind) -> syn::Result<proc_macro2::TokenStream> {
+    let (ctx, packet) = front::lower(input, kind == Kind::Packet)?;
+    let mut out = impls::wire_impl(&ctx);
+    out.extend(impls::block_impl(&ctx));
+    out.extend(impls::owned_impl(&ctx));
+    out.extend(impls::visit_impl(&ctx));
+    if ctx.plan.parts() > 1 {
+        out.extend(impls::parts_impl(&ctx));
+    }
+    if let Some((name, version)) = packet {
+        out.extend(impls::packet_impl(&ctx, &name, &version));
+    }
+    Ok(out)
 }

@@ -1,0 +1,203 @@
+//! The derive's front end: a struct and its `#[tera(...)]` attributes
+//! lowered into the wire plan's field specs, every mistake collected.
+
+use proc_macro2::Span;
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, GenericParam, Lifetime, LitInt, LitStr};
+use tera_wire_plan::{Encoding, FieldSpec, Named, Plan, camel_case_of_field};
+
+use crate::attrs::{StructAttrs, field_attrs, plain, span_of, struct_attrs};
+use crate::ctx::{Ctx, Field};
+use crate::errors::Errors;
+
+/// A packet's `name` and `version`.
+pub type PacketAttrs = (LitStr, LitInt);
+
+/// Lowers `input`: the context every method writer reads and, for a
+/// packet, its name and version; or every mistake found.
+pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<PacketAttrs>)> {
+    let mut errors = Errors::default();
+    let sattrs = struct_attrs(&input.attrs, &mut errors);
+    let krate = match &sattrs.krate {
+        Some(path) => quote!(#path),
+        None => quote!(::tera_packets),
+    };
+
+    let mut lifetimes = Vec::new();
+    for param in &input.generics.params {
+        match param {
+            GenericParam::Lifetime(l) => lifetimes.push(l.lifetime.clone()),
+            other => errors.push(syn::Error::new(
+                other.span(),
+                "tera derives take at most one lifetime parameter and no type or const parameters",
+            )),
+        }
+    }
+    if lifetimes.len() > 1 {
+        errors.push(syn::Error::new(
+            input.generics.span(),
+            "tera derives take at most one lifetime parameter (the packet's buffer)",
+        ));
+    }
+    let ident = input.ident.clone();
+    let (lt, self_ty, owned_ty) = match lifetimes.first() {
+        Some(lt) => (lt.clone(), quote!(#ident<#lt>), quote!(#ident<'static>)),
+        None => (
+            Lifetime::new("'__tera", Span::call_site()),
+            quote!(#ident),
+            quote!(#ident),
+        ),
+    };
+
+    let (named, unit) = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(n) => (n.named.iter().collect::<Vec<_>>(), false),
+            Fields::Unit => (Vec::new(), true),
+            Fields::Unnamed(u) => {
+                errors.push(syn::Error::new(
+                    u.span(),
+                    "tera derives take structs with named fields: the def's field names",
+                ));
+                (Vec::new(), false)
+            }
+        },
+        Data::Enum(e) => {
+            errors.push(syn::Error::new(
+                e.enum_token.span,
+                "tera derives take structs with named fields, not enums",
+            ));
+            (Vec::new(), true)
+        }
+        Data::Union(u) => {
+            errors.push(syn::Error::new(
+                u.union_token.span,
+                "tera derives take structs with named fields, not unions",
+            ));
+            (Vec::new(), true)
+        }
+    };
+
+    let mut fields = Vec::new();
+    let mut specs = Vec::new();
+    for f in named {
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
+        let attrs = field_attrs(&f.attrs, &mut errors);
+        let wire_name = match &attrs.rename {
+            Some(rename) => rename.value(),
+            None if sattrs.camel_case => camel_case_of_field(&plain(&ident)),
+            None => plain(&ident),
+        };
+        let named = |list: &[syn::Ident]| -> Vec<Named<Span>> {
+            list.iter()
+                .map(|i| Named {
+                    name: plain(i),
+                    span: i.span(),
+                })
+                .collect()
+        };
+        specs.push(FieldSpec {
+            ident: plain(&ident),
+            wire_name: wire_name.clone(),
+            encoding: encoding_of(&f.ty),
+            interleaved: attrs.interleaved,
+            refs_before: named(&attrs.refs_before),
+            parts_after: named(&attrs.parts_after),
+            again_after: attrs.again_after.as_ref().map(|i| Named {
+                name: plain(i),
+                span: i.span(),
+            }),
+            part: attrs.part,
+            span: ident.span(),
+        });
+        fields.push(Field {
+            ident,
+            ty: f.ty.clone(),
+            wire_name,
+        });
+    }
+
+    let whole = span_of(&input.attrs, input.ident.span());
+    let packet_attrs = packet
+        .then(|| packet_attrs(&sattrs, whole, &mut errors))
+        .flatten();
+    let plan = Plan::new(&specs, whole).map_err(|mistakes| {
+        for m in mistakes {
+            errors.push(syn::Error::new(m.span, m.kind.to_string()));
+        }
+    });
+    if packet && plan.as_ref().is_ok_and(|p| p.parts() > 1) {
+        errors.push(syn::Error::new(
+            whole,
+            "a packet cannot be split in parts; only objects can",
+        ));
+    }
+    errors.finish()?;
+    let Ok(plan) = plan else {
+        return Err(syn::Error::new(whole, "the struct could not be planned"));
+    };
+    let ctx = Ctx {
+        krate,
+        impl_generics: quote!(<#lt>),
+        lt,
+        self_ty,
+        owned_ty,
+        ident,
+        fields,
+        plan,
+        unit,
+    };
+    Ok((ctx, packet_attrs))
+}
+
+/// A packet's `name` and `version`, each missing one a mistake.
+fn packet_attrs(sattrs: &StructAttrs, whole: Span, errors: &mut Errors) -> Option<PacketAttrs> {
+    let message = match (&sattrs.name, &sattrs.version) {
+        (None, None) => Some("a packet needs `#[tera(name = \"S_NAME\", version = N)]`"),
+        (None, Some(_)) => Some("a packet needs `#[tera(name = \"S_NAME\")]`, the def's name"),
+        (Some(_), None) => Some("a packet needs `#[tera(version = N)]`, the def's version"),
+        (Some(_), Some(_)) => None,
+    };
+    if let Some(message) = message {
+        errors.push(syn::Error::new(whole, message));
+    }
+    Some((sattrs.name.clone()?, sattrs.version.clone()?))
+}
+
+/// What the derive can know of a field's layout from its type as written:
+/// a primitive, or a value type spelled `tera_packets::Vec3` (as the emitter
+/// writes it), is fixed and joins runs of fixed fields; anything else goes
+/// through its `Wire` impl. A wrong guess is a compile error (`Fixed` not
+/// implemented), never wrong bytes.
+fn encoding_of(ty: &syn::Type) -> Encoding {
+    let syn::Type::Path(tp) = ty else {
+        return Encoding::Opaque;
+    };
+    let segments = &tp.path.segments;
+    let Some(last) = segments.last() else {
+        return Encoding::Opaque;
+    };
+    if tp.qself.is_some() || !matches!(last.arguments, syn::PathArguments::None) {
+        return Encoding::Opaque;
+    }
+    let name = last.ident.to_string();
+    let fixed = if segments.len() == 1 && tp.path.leading_colon.is_none() {
+        matches!(
+            name.as_str(),
+            "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64" | "bool"
+        )
+    } else {
+        let parent = segments.iter().rev().nth(1);
+        matches!(
+            name.as_str(),
+            "Vec3" | "Vec3fa" | "Angle" | "SkillId" | "SkillId32" | "Customize"
+        ) && parent.is_some_and(|p| p.ident == "tera_packets")
+    };
+    if fixed {
+        Encoding::Fixed(None)
+    } else {
+        Encoding::Opaque
+    }
+}

@@ -1,0 +1,267 @@
+//! The reads of a block (`read`, `read_validated`, `read_validated_loose`,
+//! a split object's parts): a walk over the plan's segments.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use tera_wire_plan::{Segment, Step};
+
+use crate::ctx::{Ctx, ReadMode};
+
+/// The statements of a read and, for each field read from a run of fixed
+/// fields, the expression that reads it from its run: the struct is built
+/// with them at the end, so that the values need not be held (spilled)
+/// while the variable fields after them are read. Other fields are in
+/// `__field_i` locals, or assigned to `self` when `into_self` (a part of a
+/// split object).
+pub struct Read {
+    pub stmts: TokenStream,
+    pub deferred: Vec<Option<TokenStream>>,
+}
+
+/// Reads `steps`. `lead`: the block's metadata words are not skipped yet
+/// (`read_block`): they are read with the first run of fixed fields, one
+/// bounds check for both.
+pub fn read(ctx: &Ctx, steps: &[Step], into_self: bool, mode: ReadMode, lead: bool) -> Read {
+    let mut deferred = vec![None; ctx.fields.len()];
+    let mut lead = (lead && !ctx.plan.explicit()).then(|| ctx.own_meta_bytes());
+    let mut out = ctx.meta_lets(steps);
+    let segments = ctx.plan.segments(steps);
+    for (k, segment) in segments.iter().enumerate() {
+        match segment {
+            Segment::Run(run) if run.len() >= 2 || lead.is_some() => {
+                let id = format!("_{k}");
+                out.extend(read_run(
+                    ctx,
+                    run,
+                    into_self,
+                    &id,
+                    &mut deferred,
+                    lead.take(),
+                ));
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(words) = lead.take() {
+            out.extend(quote!(r.skip(#words)?;));
+        }
+        match segment {
+            Segment::Run(run) => {
+                for &step in run {
+                    out.extend(read_step(ctx, &segments, k, step, into_self, mode));
+                }
+            }
+            Segment::Single(step) => {
+                out.extend(read_step(ctx, &segments, k, *step, into_self, mode))
+            }
+            Segment::Interleaved(group) => {
+                // A run of interleaved arrays ends where the writer's cursor
+                // ends: after the last element written, the furthest one.
+                out.extend(quote!(let mut __interleaved_end = r.pos();));
+                for &i in group {
+                    out.extend(read_step(
+                        ctx,
+                        &segments,
+                        k,
+                        Step::Field(i),
+                        into_self,
+                        mode,
+                    ));
+                    out.extend(quote! {
+                        __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
+                    });
+                }
+                out.extend(quote!(r.set_pos(__interleaved_end);));
+            }
+        }
+    }
+    if let Some(words) = lead {
+        out.extend(quote!(r.skip(#words)?;));
+    }
+    Read {
+        stmts: out,
+        deferred,
+    }
+}
+
+/// Reads one step at the cursor.
+fn read_step(
+    ctx: &Ctx,
+    segments: &[Segment],
+    k: usize,
+    step: Step,
+    into_self: bool,
+    mode: ReadMode,
+) -> TokenStream {
+    let krate = &ctx.krate;
+    let validated = mode != ReadMode::Checked;
+    let i = step.field();
+    let field = &ctx.fields[i];
+    let name = &field.wire_name;
+    let ident = &field.ident;
+    let var = ctx.value_var(i);
+    match step {
+        Step::Ref(i) => {
+            let var = ctx.meta_var(i, 0);
+            let t = ctx.ty(i);
+            quote! {
+                let #var = r.pos();
+                r.skip(2 * #t::META_WORDS)?;
+            }
+        }
+        Step::Field(i) => {
+            let t = ctx.ty(i);
+            let meta = if validated || ctx.plan.meta_of(i) == tera_wire_plan::Meta::Slot {
+                // `read` asserts that the field has no metadata: once is enough.
+                ctx.meta_at(i, quote!(r.pos()))
+            } else {
+                let msg = format!("field `{name}` has metadata but no `refs_before` places it");
+                quote!({
+                    const { assert!(#t::META_WORDS == 0, #msg) };
+                    r.pos()
+                })
+            };
+            let loose = match ctx.plan.cursor_readers_after(segments, k) {
+                Some(after) if mode == ReadMode::Loose && !ctx.plan.field(i).interleaved => {
+                    let terms = after.iter().map(|&j| {
+                        let t = ctx.ty(j);
+                        quote!(#t::READS_AT_CURSOR)
+                    });
+                    Some(quote!(false #(|| #terms)*))
+                }
+                _ => None,
+            };
+            let value = if let Some(after) = loose {
+                quote! {
+                    if #after {
+                        #t::read_validated(r, #meta)?
+                    } else {
+                        #t::read_validated_loose(r, #meta)?
+                    }
+                }
+            } else if validated {
+                quote!(#t::read_validated(r, #meta)?)
+            } else {
+                quote!(#krate::__private::named(#t::read(r, #meta), #name)?)
+            };
+            if into_self {
+                quote!(self.#ident = #value;)
+            } else if ctx.plan.field(i).again_after.is_some() {
+                quote!(let mut #var = #value;)
+            } else {
+                quote!(let #var = #value;)
+            }
+        }
+        Step::Again(i) => {
+            let t = ctx.ty(i);
+            let value = if validated {
+                quote!(#t::read_validated(r, 0)?)
+            } else {
+                quote!(#krate::__private::named(#t::read(r, 0), #name)?)
+            };
+            if into_self {
+                quote!(self.#ident = #value;)
+            } else {
+                quote!(#var = #value;)
+            }
+        }
+        Step::Part { field: i, part: p } => {
+            let t = ctx.parts_ty(i);
+            let meta = ctx.meta_var(i, p);
+            let target = if into_self {
+                quote!(self.#ident)
+            } else {
+                quote!(#var)
+            };
+            let init = if p == 0 && !into_self {
+                quote!(let mut #target = ::core::default::Default::default();)
+            } else {
+                quote!()
+            };
+            let read = if validated {
+                quote!(#t::read_part_validated(&mut #target, #p, r, #meta)?;)
+            } else {
+                quote!(#krate::__private::named(#t::read_part(&mut #target, #p, r, #meta), #name)?;)
+            };
+            quote! {
+                #init
+                #read
+            }
+        }
+    }
+}
+
+/// Reads a run of fixed pieces with one bounds check. Fields assigned to
+/// `self` are read at once; the others are left in `deferred` as reads from
+/// the run (its slice and offsets are named after `id`, unique in the
+/// function, so that they are still in scope when the struct is built).
+fn read_run(
+    ctx: &Ctx,
+    run: &[Step],
+    into_self: bool,
+    id: &str,
+    deferred: &mut [Option<TokenStream>],
+    lead: Option<TokenStream>,
+) -> TokenStream {
+    let krate = &ctx.krate;
+    let layout = ctx.run_layout(run, lead.as_ref(), id);
+    let first = usize::from(lead.is_some());
+    let run_var = format_ident!("__run{}", id);
+    let mut body = TokenStream::new();
+    for (n, &step) in run.iter().enumerate() {
+        let off = Ctx::offset(id, n + first);
+        let i = step.field();
+        if let Step::Ref(i) = step {
+            let var = ctx.meta_var(i, 0);
+            body.extend(quote!(let #var = __run_start + #off;));
+            continue;
+        }
+        let field = &ctx.fields[i];
+        let ty = &field.ty;
+        let value = quote_spanned!(ty.span()=>
+            <#ty as #krate::__private::Fixed>::get(#run_var, #off));
+        let (var, ident) = (ctx.value_var(i), &field.ident);
+        if into_self {
+            body.extend(quote!(self.#ident = #value;));
+        } else if ctx.plan.field(i).again_after.is_some() || matches!(step, Step::Again(_)) {
+            body.extend(quote!(let mut #var = #value;));
+        } else if let Some(slot) = deferred.get_mut(i) {
+            *slot = Some(value);
+        }
+    }
+    let offsets = &layout.offsets;
+    let total = &layout.total;
+    let error = ctx.run_error(&layout);
+    quote! {
+        #offsets
+        let __run_start = r.pos();
+        let #run_var: &[u8] = match r.take(#total) {
+            ::core::option::Option::Some(run) => run,
+            ::core::option::Option::None => {
+                return #error;
+            }
+        };
+        let _ = __run_start;
+        #body
+    }
+}
+
+/// The struct, from the `__field_i` locals and the `deferred` reads.
+pub fn construct(ctx: &Ctx, deferred: &[Option<TokenStream>]) -> TokenStream {
+    let ident = &ctx.ident;
+    if ctx.unit {
+        return quote!(#ident);
+    }
+    let inits = ctx.fields.iter().enumerate().map(|(i, f)| {
+        let name = &f.ident;
+        match deferred.get(i) {
+            Some(Some(value)) => quote!(#name: #value),
+            _ => {
+                let var = ctx.value_var(i);
+                quote!(#name: #var)
+            }
+        }
+    });
+    quote!(#ident { #(#inits),* })
+}

@@ -1,0 +1,93 @@
+//! `Wire::validate`: the checks of `read` without building the values,
+//! adding each piece's `wire_len` to `__size`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use tera_wire_plan::{Segment, Step};
+
+use crate::ctx::Ctx;
+
+/// The statements of `validate`, or `None` when the plan has parts of split
+/// objects or repeated fields, which keep the provided `validate` (read,
+/// then measure).
+pub fn validate(ctx: &Ctx) -> Option<TokenStream> {
+    let krate = &ctx.krate;
+    let steps = ctx.plan.steps();
+    if steps
+        .iter()
+        .any(|s| matches!(s, Step::Part { .. } | Step::Again(_)))
+    {
+        return None;
+    }
+    let mut out = ctx.meta_lets(steps);
+    out.extend(quote!(let mut __size: usize = 0;));
+    for segment in ctx.plan.segments(steps) {
+        match &segment {
+            Segment::Run(run) if run.len() >= 2 => out.extend(validate_run(ctx, run)),
+            Segment::Run(run) => out.extend(run.iter().map(|&s| validate_step(ctx, s))),
+            Segment::Single(step) => out.extend(validate_step(ctx, *step)),
+            Segment::Interleaved(group) => {
+                out.extend(quote!(let mut __interleaved_end = r.pos();));
+                for &i in group {
+                    out.extend(validate_step(ctx, Step::Field(i)));
+                    out.extend(quote! {
+                        __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
+                    });
+                }
+                out.extend(quote!(r.set_pos(__interleaved_end);));
+            }
+        }
+    }
+    let _ = krate;
+    Some(out)
+}
+
+fn validate_step(ctx: &Ctx, step: Step) -> TokenStream {
+    let krate = &ctx.krate;
+    match step {
+        Step::Ref(i) => {
+            let var = ctx.meta_var(i, 0);
+            let t = ctx.ty(i);
+            quote! {
+                let #var = r.pos();
+                r.skip(2 * #t::META_WORDS)?;
+                __size += 2 * #t::META_WORDS;
+            }
+        }
+        Step::Field(i) => {
+            let t = ctx.ty(i);
+            let name = &ctx.fields[i].wire_name;
+            // `read` asserts at compile time that a field without a ref has
+            // no metadata: once is enough.
+            let meta = ctx.meta_at(i, quote!(r.pos()));
+            quote!(__size += #krate::__private::named(#t::validate(r, #meta), #name)?;)
+        }
+        Step::Part { .. } | Step::Again(_) => TokenStream::new(),
+    }
+}
+
+/// A run checked with one bounds check, its bytes counted in `__size`.
+fn validate_run(ctx: &Ctx, run: &[Step]) -> TokenStream {
+    let layout = ctx.run_layout(run, None, "");
+    let mut metas = TokenStream::new();
+    for (n, step) in run.iter().enumerate() {
+        if let Step::Ref(i) = *step {
+            let off = Ctx::offset("", n);
+            let var = ctx.meta_var(i, 0);
+            metas.extend(quote!(let #var = __run_start + #off;));
+        }
+    }
+    let offsets = &layout.offsets;
+    let total = &layout.total;
+    let error = ctx.run_error(&layout);
+    quote! {
+        #offsets
+        let __run_start = r.pos();
+        if r.take(#total).is_none() {
+            return #error;
+        }
+        let _ = __run_start;
+        #metas
+        __size += #total;
+    }
+}
