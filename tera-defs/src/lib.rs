@@ -58,6 +58,7 @@ pub mod model;
 pub mod names;
 pub mod nested;
 mod parse;
+pub mod plan;
 pub mod report;
 mod tree;
 mod validate;

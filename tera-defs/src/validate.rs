@@ -8,12 +8,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use codespan_reporting::diagnostic::Diagnostic;
+use codespan_reporting::diagnostic::{Diagnostic, Severity};
+use tera_wire_plan::{PlanError, PlanErrorKind};
 
 use crate::codes;
-use crate::model::{Block, Field, FieldType, Item, RefLine};
+use crate::model::{Block, Field, FieldType, Item, RefLine, Span};
 use crate::names::{field_ident, snake_case};
 use crate::nested;
+use crate::plan::{StructPlan, Token, level_tokens};
 use crate::report::{self, secondary};
 
 /// Context shared by the checks of one def.
@@ -36,6 +38,11 @@ pub(crate) fn validate(
         diagnostics,
     };
     v.level(root);
+    let errors_before = v.diagnostics.iter().any(|d| d.severity >= Severity::Error);
+    match StructPlan::new(root, &[]) {
+        Ok(sp) => v.planned(&sp, true, errors_before),
+        Err(mistakes) => v.plan_mistakes(root, &mistakes, errors_before),
+    }
     for collision in nested::for_block(root).collisions {
         let mut d = report::error(
             codes::TYPE_NAME_COLLISION,
@@ -64,16 +71,6 @@ pub(crate) fn validate(
 struct Visible<'a> {
     path: Vec<String>,
     field: &'a Field,
-}
-
-/// Leaves of a level in layout order (objects flattened, arrays not entered).
-fn leaves<'a>(block: &'a Block, out: &mut Vec<&'a Field>) {
-    for f in block.fields() {
-        match &f.ty {
-            FieldType::Object(inner) => leaves(inner, out),
-            _ => out.push(f),
-        }
-    }
 }
 
 /// Variable fields of a level, with their dotted paths.
@@ -122,7 +119,6 @@ impl Validator<'_> {
     fn level(&mut self, block: &Block) {
         self.names(&[block]);
         self.blocks(block);
-        self.fixed_after_variable(block);
         if self.explicit_refs {
             self.refs(block);
         }
@@ -131,7 +127,6 @@ impl Validator<'_> {
     /// Physical checks of a block and its objects; recurses into arrays as
     /// new levels.
     fn blocks(&mut self, block: &Block) {
-        self.interleaved(block);
         let mut merged_objects: Vec<&str> = Vec::new();
         for f in block.fields() {
             match &f.ty {
@@ -213,75 +208,6 @@ impl Validator<'_> {
                 continue;
             }
             by_ident.insert(ident, f);
-        }
-    }
-
-    /// All `[interleaved]` arrays of a block must be consecutive fields.
-    fn interleaved(&mut self, block: &Block) {
-        let fields: Vec<&Field> = block.fields().collect();
-        let positions: Vec<usize> = fields
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.interleaved)
-            .map(|(i, _)| i)
-            .collect();
-        let (Some(&first), Some(&last)) = (positions.first(), positions.last()) else {
-            return;
-        };
-        if last - first + 1 == positions.len() {
-            return;
-        }
-        let breaker = fields
-            .get(first..=last)
-            .and_then(|run| run.iter().find(|f| !f.interleaved));
-        let first_field = fields.get(first);
-        let last_field = fields.get(last);
-        if let (Some(b), Some(a), Some(z)) = (breaker, first_field, last_field) {
-            self.diagnostics.push(
-                report::error(
-                    codes::INTERLEAVED_NOT_CONSECUTIVE,
-                    "interleaved arrays must be consecutive fields",
-                    b.span,
-                    "this field separates interleaved arrays",
-                )
-                .with_labels(vec![
-                    secondary(a.span, "first interleaved array"),
-                    secondary(z.span, "last interleaved array"),
-                ]),
-            );
-        }
-    }
-
-    /// Warns about the first fixed field that follows a variable field in a
-    /// level (LAYOUT-NOTES.md section 9).
-    fn fixed_after_variable(&mut self, block: &Block) {
-        let mut flat = Vec::new();
-        leaves(block, &mut flat);
-        let Some(variable) = flat.iter().find(|f| f.ty.is_variable()) else {
-            return;
-        };
-        let fixed = flat
-            .iter()
-            .skip_while(|f| !f.ty.is_variable())
-            .find(|f| !f.ty.is_variable() && !self.unresolved.contains(&f.span.start));
-        if let Some(fixed) = fixed {
-            self.diagnostics.push(
-                report::warning(
-                    codes::FIXED_AFTER_VARIABLE,
-                    format!(
-                        "fixed field `{}` follows variable field `{}`",
-                        fixed.name, variable.name
-                    ),
-                    fixed.span,
-                    "read after the data of the variable field",
-                )
-                .with_labels(vec![secondary(variable.span, "variable field")])
-                .with_notes(vec![
-                    "this crate reads it where the writer puts it; the tera-data JS reader reads it \
-                     at a different place (LAYOUT-NOTES.md section 9)"
-                        .to_string(),
-                ]),
-            );
         }
     }
 
@@ -427,6 +353,111 @@ impl Validator<'_> {
                     "this def uses explicit refs, so every string, bytes and array field needs one"
                         .to_string(),
                     level_hint,
+                ]),
+            );
+        }
+    }
+
+    /// Checks the plans of a struct and of every struct below it: their
+    /// mistakes, and for a level (`level`: the root or an array element)
+    /// the W002 warning read from its layout.
+    fn planned(&mut self, sp: &StructPlan<'_>, level: bool, errors_before: bool) {
+        if level && let Ok(tokens) = level_tokens(sp, "") {
+            self.fixed_after_variable(&tokens);
+        }
+        for (i, f) in sp.fields.iter().enumerate() {
+            let block = match (&f.object, &f.def.ty) {
+                (Some((merged, _)), _) => merged,
+                (None, FieldType::Array(element)) => element,
+                _ => continue,
+            };
+            match sp.child(i) {
+                Some(Ok(child)) => self.planned(
+                    &child,
+                    matches!(f.def.ty, FieldType::Array(_)),
+                    errors_before,
+                ),
+                Some(Err(mistakes)) => self.plan_mistakes(block, &mistakes, errors_before),
+                None => {}
+            }
+        }
+    }
+
+    /// Reports what the planner found wrong with `block`. Mistakes of refs
+    /// are the ref checks' to explain (with the def's dotted paths); they
+    /// are reported here only when nothing else was.
+    fn plan_mistakes(&mut self, block: &Block, mistakes: &[PlanError<Span>], errors_before: bool) {
+        for m in mistakes {
+            if m.kind == PlanErrorKind::InterleavedNotConsecutive {
+                let interleaved: Vec<&Field> = block.fields().filter(|f| f.interleaved).collect();
+                let mut labels = Vec::new();
+                if let (Some(a), Some(z)) = (interleaved.first(), interleaved.last()) {
+                    labels.push(secondary(a.span, "first interleaved array"));
+                    labels.push(secondary(z.span, "last interleaved array"));
+                }
+                self.diagnostics.push(
+                    report::error(
+                        codes::INTERLEAVED_NOT_CONSECUTIVE,
+                        "interleaved arrays must be consecutive fields",
+                        m.span,
+                        "this field separates interleaved arrays",
+                    )
+                    .with_labels(labels),
+                );
+            } else if !errors_before {
+                // A safety net: the ref and name checks explain these first.
+                let code = match m.kind {
+                    PlanErrorKind::UnknownField(_) => codes::UNKNOWN_REF,
+                    PlanErrorKind::RefAfterField(_) => codes::REF_AFTER_FIELD,
+                    PlanErrorKind::TwoRefs(_) => codes::DUPLICATE_REF,
+                    _ => codes::DUPLICATE_FIELD,
+                };
+                self.diagnostics.push(report::error(
+                    code,
+                    format!("cannot lay out this block: {m}"),
+                    m.span,
+                    "here",
+                ));
+            }
+        }
+    }
+
+    /// Warns about the first fixed field that follows a variable field in a
+    /// level: it is read after the variable field's data, where the writer
+    /// puts it (docs/wire-format.md).
+    fn fixed_after_variable(&mut self, tokens: &[Token]) {
+        let Some((k, variable_name, variable_span)) =
+            tokens.iter().enumerate().find_map(|(k, t)| match t {
+                Token::Data(_, name, span) => Some((k, name, *span)),
+                Token::Elements { field, span, .. } => Some((k, field, *span)),
+                _ => None,
+            })
+        else {
+            return;
+        };
+        let fixed = tokens[k + 1..]
+            .iter()
+            .filter_map(|t| match t {
+                Token::Fixed(_, leaves) => Some(leaves),
+                _ => None,
+            })
+            .flatten()
+            .find(|leaf| !self.unresolved.contains(&leaf.span.start));
+        if let Some(fixed) = fixed {
+            let name = fixed.path.rsplit('.').next().unwrap_or(&fixed.path);
+            let variable = variable_name.rsplit('.').next().unwrap_or(variable_name);
+            self.diagnostics.push(
+                report::warning(
+                    codes::FIXED_AFTER_VARIABLE,
+                    format!("fixed field `{name}` follows variable field `{variable}`"),
+                    fixed.span,
+                    "read after the data of the variable field",
+                )
+                .with_labels(vec![secondary(variable_span, "variable field")])
+                .with_notes(vec![
+                    "this crate reads it where the writer puts it; the tera-data JS reader reads it \
+                     at a different place (docs/wire-format.md)"
+                        .to_string(),
                 ]),
             );
         }

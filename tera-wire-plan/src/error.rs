@@ -23,7 +23,7 @@ pub enum PlanErrorKind {
     TwoRefs(String),
     /// A later part of a split object anchored at or before the object.
     PartBeforeObject,
-    /// A repeated field anchored at or before its first copy.
+    /// A repeated field anchored before its first copy.
     AgainBeforeField,
     /// A field between interleaved arrays.
     InterleavedNotConsecutive,
@@ -48,7 +48,7 @@ impl fmt::Display for PlanErrorKind {
                 f.write_str("a later part of a split object must come after a later field")
             }
             PlanErrorKind::AgainBeforeField => {
-                f.write_str("a repeated field must be repeated after a later field")
+                f.write_str("a repeated field must be repeated after itself or a later field")
             }
             PlanErrorKind::InterleavedNotConsecutive => f.write_str(
                 "`interleaved` arrays must be consecutive fields: this field separates them",

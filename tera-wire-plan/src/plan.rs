@@ -157,7 +157,8 @@ impl Plan {
             if let Some(named) = &f.again_after
                 && let Some(a) = index_of(named, &mut errors)
             {
-                if a <= i {
+                // Repeated right after itself (`int32 a` twice in a row) or later.
+                if a < i {
                     errors.push(PlanError {
                         kind: PlanErrorKind::AgainBeforeField,
                         span: named.span.clone(),

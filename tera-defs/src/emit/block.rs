@@ -3,20 +3,22 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use tera_wire_plan::{PlanError, camel_case_of_field};
+
 use super::attrs::{comment_markdown, derives, doc};
 use super::types::{block_borrows, field_type, is_int64};
 use super::{EmitOptions, to_ident};
-use crate::model::{Block, ElemType, Field, FieldType, Item};
-use crate::names::{field_ident, pascal_case};
+use crate::model::{Block, ElemType, FieldType, Span};
+use crate::names::pascal_case;
 use crate::nested::NestedTypeNames;
+use crate::plan::{LoweredField, StructPlan};
 
 /// What the struct of a block is.
 pub enum Role<'d> {
     /// The packet: name and version for `#[tera(...)]`.
     Packet { name: &'d str, version: u32 },
-    /// A nested type; `part_starts` are the indices of the fields that start
-    /// parts 1, 2, ... of a split object.
-    Nested { part_starts: Vec<usize> },
+    /// A nested type: an object or an array element.
+    Nested,
 }
 
 /// Everything needed to emit the structs of one def version.
@@ -30,84 +32,6 @@ pub struct DefCtx<'d> {
     pub nested: Vec<TokenStream>,
 }
 
-/// A field of the struct being emitted (splits and repeats merged).
-struct OutField<'d> {
-    ident: Ident,
-    def: &'d Field,
-    /// The merged block of a split object.
-    object: Option<(Block, Vec<usize>)>,
-    refs_before: Vec<Ident>,
-    parts_after: Vec<Ident>,
-    again_after: Option<Ident>,
-}
-
-/// The Rust identifier of a field named `name` in the def.
-fn ident(name: &str) -> Ident {
-    to_ident(&field_ident(name))
-}
-
-/// Merges the fields of a block: a split object becomes one field whose
-/// later parts are placed after the field before them; a fixed field
-/// declared twice becomes one field repeated on the wire; `ref` lines attach
-/// to the field that follows them.
-fn merge_fields(block: &Block) -> Vec<OutField<'_>> {
-    let mut out: Vec<OutField<'_>> = Vec::new();
-    let mut pending_refs: Vec<Ident> = Vec::new();
-    let mut previous: Option<Ident> = None;
-    for item in &block.items {
-        let field = match item {
-            Item::Ref(r) => {
-                let Some(first) = r.path.first() else {
-                    continue;
-                };
-                // `ref o.s`: the metadata of object `o`, placed once.
-                let target = ident(first);
-                if pending_refs.last() != Some(&target)
-                    && !out.iter().any(|f| f.refs_before.contains(&target))
-                {
-                    pending_refs.push(target);
-                }
-                continue;
-            }
-            Item::Field(f) => f,
-        };
-        let id = ident(&field.name);
-        if let Some(existing) = out.iter_mut().find(|o| o.ident == id) {
-            match (&field.ty, &mut existing.object) {
-                (FieldType::Object(part), Some((merged, starts))) => {
-                    if part.is_empty() {
-                        continue;
-                    }
-                    if previous.as_ref() != Some(&id)
-                        && let Some(anchor) = previous.clone()
-                    {
-                        starts.push(merged.fields().count());
-                        existing.parts_after.push(anchor);
-                    }
-                    merged.items.extend(part.items.iter().cloned());
-                }
-                _ => existing.again_after = previous.clone(),
-            }
-            previous = Some(id);
-            continue;
-        }
-        let object = match &field.ty {
-            FieldType::Object(b) => Some((b.clone(), Vec::new())),
-            _ => None,
-        };
-        out.push(OutField {
-            ident: id.clone(),
-            def: field,
-            object,
-            refs_before: std::mem::take(&mut pending_refs),
-            parts_after: Vec::new(),
-            again_after: None,
-        });
-        previous = Some(id);
-    }
-    out
-}
-
 impl DefCtx<'_> {
     /// Emits the struct of `block` named `name`, and (into `self.nested`)
     /// the structs of its nested types. `path` is the def-name path of the
@@ -115,6 +39,7 @@ impl DefCtx<'_> {
     pub fn emit_struct(
         &mut self,
         name: &Ident,
+        sp: &StructPlan<'_>,
         block: &Block,
         path: &[String],
         role: Role<'_>,
@@ -123,43 +48,42 @@ impl DefCtx<'_> {
         let rt = self.opts.runtime.clone();
         let borrows = block_borrows(block);
         let generics = if borrows { quote!(<'a>) } else { quote!() };
-        let fields = merge_fields(block);
-        let in_nested = matches!(role, Role::Nested { .. });
-        let part_starts = match &role {
-            Role::Nested { part_starts } => part_starts.clone(),
-            Role::Packet { .. } => Vec::new(),
-        };
+        let in_nested = matches!(role, Role::Nested);
+        let idents: Vec<Ident> = sp.fields.iter().map(|f| to_ident(&f.ident)).collect();
 
         let mut field_tokens = Vec::new();
-        for (index, f) in fields.iter().enumerate() {
+        for (index, f) in sp.fields.iter().enumerate() {
+            let planned = sp.plan.field(index);
             let mut fpath = path.to_vec();
             fpath.push(f.def.name.clone());
-            let nested = self.nested_type(f, &fpath, in_nested);
+            let nested = self.nested_type(sp, index, &fpath, in_nested);
             let ty = field_type(&f.def.ty, nested, &rt);
-            let id = &f.ident;
+            let id = &idents[index];
 
+            // The container's rule names most fields; a rename only where it
+            // does not give the def's name back.
+            let rename = (camel_case_of_field(&f.ident) != f.def.name).then_some(&f.def.name);
             let mut tera = Vec::new();
-            let plain = id.to_string().trim_start_matches("r#").to_string();
-            if plain != f.def.name {
-                let def_name = &f.def.name;
+            if let Some(def_name) = rename {
                 tera.push(quote!(rename = #def_name));
             }
-            if !f.refs_before.is_empty() {
-                let refs = &f.refs_before;
+            if !planned.refs_before.is_empty() {
+                let refs = planned.refs_before.iter().map(|&j| &idents[j]);
                 tera.push(quote!(refs_before(#(#refs),*)));
             }
-            if f.def.interleaved {
+            if planned.interleaved {
                 tera.push(quote!(interleaved));
             }
-            if !f.parts_after.is_empty() {
-                let anchors = &f.parts_after;
+            if !planned.parts_after.is_empty() {
+                let anchors = planned.parts_after.iter().map(|&j| &idents[j]);
                 tera.push(quote!(parts_after(#(#anchors),*)));
             }
-            if let Some(anchor) = &f.again_after {
+            if let Some(anchor) = planned.again_after {
+                let anchor = &idents[anchor];
                 tera.push(quote!(again_after(#anchor)));
             }
-            if let Some(part) = part_starts.iter().position(|&s| s == index) {
-                let part = proc_macro2::Literal::usize_unsuffixed(part + 1);
+            if planned.starts_part {
+                let part = proc_macro2::Literal::usize_unsuffixed(planned.part);
                 tera.push(quote!(part = #part));
             }
             let tera = if tera.is_empty() {
@@ -169,8 +93,7 @@ impl DefCtx<'_> {
             };
 
             let mut serde = Vec::new();
-            if plain != f.def.name {
-                let def_name = &f.def.name;
+            if let Some(def_name) = rename {
                 serde.push(quote!(rename = #def_name));
             }
             match &f.def.ty {
@@ -205,53 +128,56 @@ impl DefCtx<'_> {
         }
 
         let derive = derives(self.opts, matches!(role, Role::Packet { .. }));
-        let packet_attr = match role {
-            Role::Packet { name, version } => {
-                let version = proc_macro2::Literal::u32_unsuffixed(version);
-                quote!(#[tera(name = #name, version = #version)])
-            }
-            Role::Nested { .. } => quote!(),
-        };
+        let mut tera = Vec::new();
+        if let Role::Packet { name, version } = role {
+            let version = proc_macro2::Literal::u32_unsuffixed(version);
+            tera.push(quote!(name = #name, version = #version));
+        }
         let docs = doc(docs);
         if field_tokens.is_empty() {
-            quote! {
+            let tera = (!tera.is_empty()).then(|| quote!(#[tera(#(#tera),*)]));
+            return quote! {
                 #docs
                 #derive
-                #packet_attr
+                #tera
                 pub struct #name {}
-            }
-        } else {
-            quote! {
-                #docs
-                #derive
-                #packet_attr
-                pub struct #name #generics {
-                    #(#field_tokens),*
-                }
+            };
+        }
+        tera.push(quote!(rename_all = "camelCase"));
+        let serde = self
+            .opts
+            .serde_attr(quote!(serde(rename_all = "camelCase")));
+        quote! {
+            #docs
+            #derive
+            #[tera(#(#tera),*)]
+            #serde
+            pub struct #name #generics {
+                #(#field_tokens),*
             }
         }
     }
 
-    /// Emits the nested struct of an array or object field, if it has one,
-    /// and returns the path to use in the field's type.
+    /// Emits the nested struct of field `index` (an array or object), if
+    /// it has one, and returns the path to use in the field's type.
     fn nested_type(
         &mut self,
-        f: &OutField<'_>,
+        sp: &StructPlan<'_>,
+        index: usize,
         fpath: &[String],
         in_nested: bool,
     ) -> Option<TokenStream> {
-        let (block, part_starts, what) = match (&f.def.ty, &f.object) {
-            (FieldType::Object(_), Some((merged, starts))) => (
-                merged.clone(),
-                starts.clone(),
-                format!("The object `{}`.", f.def.name),
-            ),
-            (FieldType::Array(b), _) => (
-                b.clone(),
-                Vec::new(),
-                format!("An element of `{}`.", f.def.name),
-            ),
+        let f: &LoweredField<'_> = &sp.fields[index];
+        let (block, what) = match (&f.def.ty, &f.object) {
+            (FieldType::Object(_), Some((merged, _))) => {
+                (merged, format!("The object `{}`.", f.def.name))
+            }
+            (FieldType::Array(b), _) => (b, format!("An element of `{}`.", f.def.name)),
             _ => return None,
+        };
+        let child = match sp.child(index)? {
+            Ok(child) => child,
+            Err(errors) => return Some(unplanned(&f.def.name, &errors)),
         };
         let type_name = self
             .names
@@ -264,15 +190,9 @@ impl DefCtx<'_> {
             docs.push_str("\n\n");
             docs.push_str(&comment_markdown(d));
         }
-        let tokens = self.emit_struct(
-            &type_ident,
-            &block,
-            fpath,
-            Role::Nested { part_starts },
-            &docs,
-        );
+        let tokens = self.emit_struct(&type_ident, &child, block, fpath, Role::Nested, &docs);
         self.nested.push(tokens);
-        let lifetime = if block_borrows(&block) {
+        let lifetime = if block_borrows(block) {
             quote!(<'a>)
         } else {
             quote!()
@@ -284,6 +204,14 @@ impl DefCtx<'_> {
             quote!(#module::#type_ident #lifetime)
         })
     }
+}
+
+/// A `compile_error!` for a struct that could not be planned: validation
+/// reports these mistakes first, so only a hand-made [`crate::Def`] gets here.
+pub fn unplanned(what: &str, errors: &[PlanError<Span>]) -> TokenStream {
+    let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let message = format!("cannot lay out `{what}`: {}", list.join("; "));
+    quote!(::core::compile_error!(#message))
 }
 
 /// A path as written in source (`::tera_packets`).

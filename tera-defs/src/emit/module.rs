@@ -4,12 +4,13 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::attrs::{comment_markdown, doc};
-use super::block::{DefCtx, Role};
+use super::block::{DefCtx, Role, unplanned};
 use super::types::block_borrows;
 use super::{EmitOptions, to_ident};
 use crate::model::Def;
 use crate::names::{pascal_case, rust_ident, snake_case};
 use crate::nested::nested_type_names;
+use crate::plan::StructPlan;
 
 /// The versions of one packet name, sorted by version.
 pub struct Group<'d> {
@@ -89,8 +90,16 @@ pub fn emit_module(group: &Group<'_>, opts: &EmitOptions) -> TokenStream {
             docs.push_str("\n\n");
             docs.push_str(&comment_markdown(d));
         }
+        let sp = match StructPlan::new(&def.root, &[]) {
+            Ok(sp) => sp,
+            Err(errors) => {
+                items.push(unplanned(&def.file_name, &errors));
+                continue;
+            }
+        };
         let packet = ctx.emit_struct(
             &version,
+            &sp,
             &def.root,
             &[],
             Role::Packet {
