@@ -100,7 +100,18 @@ fn lower<'d>(
             Item::Field(f) => f,
         };
         let ident = field_ident(&field.name);
-        if let Some(k) = fields.iter().position(|o| o.ident == ident) {
+        // Only an object (split) or a fixed field (repeated) may be declared
+        // twice; any other repeat is the name checks' error, planned as a
+        // field of its own so that the rest of the layout is still checked.
+        let merges = |o: &LoweredField<'_>| {
+            o.ident == ident
+                && matches!(
+                    (&o.def.ty, &field.ty),
+                    (FieldType::Object(_), FieldType::Object(_))
+                        | (FieldType::Scalar(_), FieldType::Scalar(_))
+                )
+        };
+        if let Some(k) = fields.iter().position(merges) {
             match (&field.ty, &mut fields[k].object) {
                 (FieldType::Object(part), Some((merged, starts))) => {
                     if part.is_empty() {
