@@ -1,4 +1,4 @@
-//! The byte layout of a def (DESIGN.md section 4), stripped of field names
+//! The byte layout of a def (`docs/wire-format.md`), stripped of field names
 //! and value types, so that two defs can be checked for wire compatibility:
 //! the same layout means every packet of one is a packet of the other.
 

@@ -1,5 +1,5 @@
 //! Front end for tera-data packet definitions: parses `.def` files (the
-//! language of DESIGN.md section 3) into a typed [`model`], validates them,
+//! language of `docs/def-language.md`) into a typed [`model`], validates them,
 //! and reports every problem of a file as rustc-style diagnostics with file,
 //! line, column and a source snippet. Also parses `protocol.REV.map` and
 //! `sysmsg.REV.map` files ([`map`]).

@@ -253,7 +253,7 @@ impl Validator<'_> {
     }
 
     /// Warns about the first fixed field that follows a variable field in a
-    /// level (LAYOUT-NOTES.md section 9).
+    /// level (`docs/wire-format.md`, "Fixed fields after a variable field").
     fn fixed_after_variable(&mut self, block: &Block) {
         let mut flat = Vec::new();
         leaves(block, &mut flat);
@@ -278,7 +278,7 @@ impl Validator<'_> {
                 .with_labels(vec![secondary(variable.span, "variable field")])
                 .with_notes(vec![
                     "this crate reads it where the writer puts it; the tera-data JS reader reads it \
-                     at a different place (LAYOUT-NOTES.md section 9)"
+                     at a different place (docs/wire-format.md, \"Fixed fields after a variable field\")"
                         .to_string(),
                 ]),
             );
