@@ -39,7 +39,8 @@
 //!
 //! Layers, one file each: `def.pest` (grammar), `parse` (lines), `tree`
 //! (nesting, types, docs), [`validate`](crate#validation) (block checks),
-//! [`model`], [`names`], [`nested`], [`map`], [`report`], [`files`].
+//! [`model`], [`names`], [`nested`], [`map`], [`report`], [`files`],
+//! [`suggest`] ("did you mean" for types, flags and packet names).
 //!
 //! # Validation
 //!
@@ -59,14 +60,15 @@ pub mod names;
 pub mod nested;
 mod parse;
 pub mod report;
+pub mod suggest;
 mod tree;
 mod validate;
 
 pub use builder::{BuildError, Builder};
 pub use emit::Serde;
 pub use files::{
-    DefFileName, FileNameError, FoundFiles, check_paths, find_files, load_def_file, load_map_file,
-    parse_def_file_name,
+    DefFileName, DefSpec, FileNameError, FoundFiles, check_paths, find_files, load_def_file,
+    load_map_file, parse_def_file_name, parse_def_spec,
 };
 pub use map::{MapEntry, MapFile, MapKind, parse_map};
 pub use model::{Block, Def, ElemType, Field, FieldType, Item, RefLine, Scalar, Span};
