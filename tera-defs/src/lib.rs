@@ -40,7 +40,8 @@
 //! Layers, one file each: `def.pest` (grammar), `parse` (lines), `tree`
 //! (nesting, types, docs), [`validate`](crate#validation) (block checks),
 //! [`model`], [`names`], [`nested`], [`map`], [`report`], [`files`],
-//! [`suggest`] ("did you mean" for types, flags and packet names).
+//! [`suggest`] ("did you mean" for types, flags and packet names),
+//! [`crate_names`] (every name a generated file declares).
 //!
 //! # Validation
 //!
@@ -51,6 +52,7 @@
 
 mod builder;
 pub mod codes;
+pub mod crate_names;
 pub mod emit;
 pub mod files;
 mod grammar;
@@ -65,6 +67,7 @@ mod tree;
 mod validate;
 
 pub use builder::{BuildError, Builder};
+pub use crate_names::CrateNames;
 pub use emit::Serde;
 pub use files::{
     DefFileName, DefSpec, FileNameError, FoundFiles, check_paths, find_files, load_def_file,

@@ -16,6 +16,7 @@ mod types;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::crate_names::CrateNames;
 use crate::map::MapFile;
 use crate::model::Def;
 
@@ -109,11 +110,12 @@ pub(crate) fn to_ident(name: &str) -> proc_macro2::Ident {
 }
 
 /// The tokens of the whole generated file: packet modules, registry, maps.
-/// `defs` need not be sorted; versions of one packet are grouped.
+/// `defs` need not be sorted; versions of one packet are grouped. Every
+/// name comes from [`CrateNames`].
 pub fn emit_file(defs: &[Def], maps: &[MapFile], opts: &EmitOptions) -> TokenStream {
-    let groups = module::group_by_name(defs);
-    let modules = groups.iter().map(|g| module::emit_module(g, opts));
-    let registry = registry::emit_registry(&groups, opts);
+    let names = CrateNames::new(defs);
+    let modules = names.packets.iter().map(|p| module::emit_module(p, opts));
+    let registry = registry::emit_registry(&names, opts);
     let maps = maps::emit_maps(maps, opts);
     quote! {
         #(#modules)*
