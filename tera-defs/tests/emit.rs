@@ -111,3 +111,23 @@ fn compile_writes_only_when_the_content_changes() {
     assert_eq!(first, second, "an unchanged build rewrote the file");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// `Builder::compile` prints these as `cargo:warning=` lines: one line per
+/// warning, naming the def's path, line and column.
+#[test]
+fn warnings_name_path_line_and_column() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../defs");
+    let warnings = Builder::new().defs_dir(&dir).warnings().unwrap();
+    let join = dir.join("C_JOIN_PRIVATE_CHANNEL.1.def");
+    let expected = format!(
+        "{}:3:1: warning[W002]: fixed field `password` follows variable field `channelName`; \
+         this crate reads it where the writer puts it;",
+        join.display()
+    );
+    assert!(
+        warnings.iter().any(|w| w.starts_with(&expected)),
+        "{warnings:#?}"
+    );
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(warnings.iter().all(|w| !w.contains('\n')));
+}
