@@ -53,8 +53,9 @@ fn render(reports: &[Report]) -> String {
 /// ```
 ///
 /// and in the crate: `include!(concat!(env!("OUT_DIR"), "/tera_packets.rs"));`
-/// inside a module. The crate depends on `tera-packets` (and on `serde` with
-/// the `serde` feature, unless [`Builder::serde`] says otherwise).
+/// inside a module. The crate depends on `tera-packets`; the generated code
+/// uses nothing else unless asked: [`Builder::serde`] for serde derives,
+/// [`Builder::arbitrary_feature`] for `Arbitrary`.
 #[derive(Clone, Default)]
 pub struct Builder {
     defs: Vec<PathBuf>,
@@ -125,14 +126,19 @@ impl Builder {
         self
     }
 
-    /// How serde derives are emitted (default: behind the `serde` feature).
+    /// How serde derives are emitted (default [`Serde::Off`]: none). With
+    /// [`Serde::feature`] they sit behind the generated crate's `serde`
+    /// feature, which must enable `tera-packets/serde` and depend on
+    /// `serde` with `derive`.
     pub fn serde(&mut self, mode: Serde) -> &mut Self {
         self.opts.serde = mode;
         self
     }
 
     /// The feature of the generated crate behind which `Arbitrary` is
-    /// derived (default `arbitrary`; `None`: no `Arbitrary` code at all).
+    /// derived (default `None`: no `Arbitrary` code at all). The feature
+    /// must enable `tera-packets/arbitrary` and depend on `arbitrary` with
+    /// `derive`.
     pub fn arbitrary_feature(&mut self, feature: Option<&str>) -> &mut Self {
         self.opts.arbitrary = feature.map(str::to_owned);
         self

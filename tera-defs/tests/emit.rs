@@ -12,9 +12,12 @@ fn own_def(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// As the root crate's build.rs asks: serde and `Arbitrary` behind features.
 fn generate(file: &str) -> String {
     Builder::new()
         .defs_dir(own_def(file))
+        .serde(Serde::feature())
+        .arbitrary_feature(Some("arbitrary"))
         .generate()
         .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
@@ -130,4 +133,23 @@ fn warnings_name_path_line_and_column() {
     );
     assert_eq!(warnings.len(), 2, "{warnings:#?}");
     assert!(warnings.iter().all(|w| !w.contains('\n')));
+}
+
+/// By default the generated code assumes no feature of the crate that
+/// includes it (no `cfg(feature = ...)`, no serde, no `Arbitrary`).
+#[test]
+fn default_builder_assumes_no_features() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../defs");
+    let source = Builder::new().defs_dir(&dir).generate().unwrap();
+    for word in ["feature", "serde", "arbitrary", "Arbitrary"] {
+        assert!(!source.contains(word), "`{word}` in the default output");
+    }
+    let asked = Builder::new()
+        .defs_dir(&dir)
+        .serde(Serde::feature())
+        .arbitrary_feature(Some("arbitrary"))
+        .generate()
+        .unwrap();
+    assert!(asked.contains("#[cfg_attr(feature = \"serde\""));
+    assert!(asked.contains("#[cfg_attr(feature = \"arbitrary\""));
 }
