@@ -41,7 +41,8 @@
 //! (nesting, types, docs), [`validate`](crate#validation) (block checks),
 //! [`model`], [`names`], [`nested`], [`map`], [`report`], [`files`],
 //! [`suggest`] ("did you mean" for types, flags and packet names),
-//! [`crate_names`] (every name a generated file declares).
+//! [`crate_names`] (every name a generated file declares), [`diff`](mod@diff) (two
+//! defs compared field by field and by wire layout).
 //!
 //! # Validation
 //!
@@ -53,6 +54,7 @@
 mod builder;
 pub mod codes;
 pub mod crate_names;
+pub mod diff;
 pub mod emit;
 pub mod files;
 mod grammar;
@@ -68,6 +70,7 @@ mod validate;
 
 pub use builder::{BuildError, Builder};
 pub use crate_names::CrateNames;
+pub use diff::{Change, Diff, DiffError, Wire, diff};
 pub use emit::Serde;
 pub use files::{
     DefFileName, DefSpec, FileNameError, FoundFiles, check_paths, find_files, load_def_file,
