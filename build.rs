@@ -18,6 +18,11 @@ fn main() {
     // that name its packet types (`packets::s_login::V15`) can be built.
     println!("cargo::rustc-check-cfg=cfg(tera_corpus)");
     let mut builder = tera_defs::Builder::new();
+    // This crate has both features (see Cargo.toml): serde derives and
+    // `Arbitrary` behind them.
+    builder
+        .serde(tera_defs::Serde::feature())
+        .arbitrary_feature(Some("arbitrary"));
     match std::env::var_os("TERA_DATA_DIR") {
         Some(dir) => {
             println!("cargo:rustc-cfg=tera_corpus");

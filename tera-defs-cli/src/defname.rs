@@ -2,6 +2,7 @@
 //! resolved against the compiled-in packets, with suggestions for typos.
 
 use tera_data::{PACKETS, PacketInfo};
+use tera_defs::{DefSpec, suggest};
 
 use crate::fail::Fail;
 
@@ -20,17 +21,17 @@ impl std::fmt::Display for DefRef {
     }
 }
 
-/// Splits `S_CHAT.4.def`, `S_CHAT.4` or `S_CHAT` into name and version.
-/// `None` when the text has another shape (a platform infix, a version that
-/// is not a number).
-pub fn split(spec: &str) -> Option<(&str, Option<u32>)> {
-    let stem = spec.strip_suffix(".def").unwrap_or(spec);
-    match stem.split_once('.') {
-        None => Some((stem, None)),
-        Some((name, version)) => {
-            let version = version.parse().ok()?;
-            Some((name, Some(version)))
-        }
+/// Splits `S_CHAT.4.def`, `S_CHAT.4` or `S_CHAT` into name and version
+/// ([`tera_defs::parse_def_spec`]). `None` when the text has another shape,
+/// or a platform infix (the commands look up defs without one).
+pub fn split(spec: &str) -> Option<(String, Option<u32>)> {
+    match tera_defs::parse_def_spec(spec) {
+        Ok(DefSpec {
+            name,
+            version,
+            platform: None,
+        }) => Some((name, version)),
+        _ => None,
     }
 }
 
@@ -51,7 +52,7 @@ pub fn resolve(spec: &str, version: Option<u32>) -> Result<DefRef, Fail> {
         }
         (a, b) => a.or(b),
     };
-    lookup(name, version).map_err(Fail::Usage)
+    lookup(&name, version).map_err(Fail::Usage)
 }
 
 /// Finds `name` (at `version`, or its highest version) in [`PACKETS`]; the
@@ -115,46 +116,8 @@ pub fn unknown_name(name: &str) -> String {
 /// Up to three names closest to `name` (case-insensitive edit distance),
 /// closest first, within a distance that still looks like a typo.
 pub fn nearest<'a>(name: &str, names: &[&'a str]) -> Vec<&'a str> {
-    let wanted = name.to_ascii_uppercase();
-    let limit = (wanted.len() / 3).max(2);
-    let mut scored: Vec<(usize, &str)> = names
-        .iter()
-        .map(|n| (distance(&wanted, &n.to_ascii_uppercase()), *n))
-        .filter(|(d, _)| *d <= limit)
-        .collect();
-    scored.sort();
-    let Some(&(best, _)) = scored.first() else {
-        return Vec::new();
-    };
-    scored
-        .into_iter()
-        .filter(|(d, _)| *d == best || *d <= 1)
-        .take(3)
-        .map(|(_, n)| n)
-        .collect()
-}
-
-/// Levenshtein distance over bytes, with a transposition (`CAHT` -> `CHAT`)
-/// costing one edit.
-fn distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(before[j - 2] + 1);
-            }
-            cur[j] = d;
-        }
-        std::mem::swap(&mut before, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    let limit = suggest::typo_limit(name.chars().count(), 2);
+    suggest::nearest(name, names, limit)
 }
 
 #[cfg(test)]
@@ -163,21 +126,12 @@ mod tests {
 
     #[test]
     fn split_forms() {
-        assert_eq!(split("S_CHAT"), Some(("S_CHAT", None)));
-        assert_eq!(split("S_CHAT.4"), Some(("S_CHAT", Some(4))));
-        assert_eq!(split("S_CHAT.4.def"), Some(("S_CHAT", Some(4))));
+        let some = |v: Option<u32>| Some(("S_CHAT".to_string(), v));
+        assert_eq!(split("S_CHAT"), some(None));
+        assert_eq!(split("S_CHAT.4"), some(Some(4)));
+        assert_eq!(split("S_CHAT.4.def"), some(Some(4)));
         assert_eq!(split("S_CHAT.x"), None);
         assert_eq!(split("S_CHAT.4.console"), None);
-    }
-
-    #[test]
-    fn edit_distance() {
-        assert_eq!(distance("S_CHAT", "S_CHAT"), 0);
-        assert_eq!(distance("S_CAHT", "S_CHAT"), 1);
-        assert_eq!(distance("S_CHA", "S_CHAT"), 1);
-        assert_eq!(distance("C_CHAT", "S_CHAT"), 1);
-        assert_eq!(distance("", "abc"), 3);
-        assert_eq!(distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Defs {
             return Ok(*found);
         }
         let found = match defname::split(def) {
-            Some((name, version)) => defname::lookup(name, version)?,
+            Some((name, version)) => defname::lookup(&name, version)?,
             None => {
                 return Err(format!(
                     "`{def}` is not a def: expected NAME.VERSION.def, NAME.VERSION or NAME"

@@ -9,13 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
-mod compare;
 mod defname;
 mod fail;
 mod hex;
 mod input;
 mod jsonl;
-mod layout;
 mod output;
 mod progress;
 mod world_json;
@@ -25,7 +23,8 @@ Exit codes:
   0  success
   1  bad data: hex or JSON that does not parse, a packet that does not decode,
      a value that does not encode, an opcode missing from the map, defs with
-     errors (check, gen, diff); with --jsonl: any line failed; a data center
+     errors (check, gen, diff); diff --check: the defs are not
+     wire-compatible; with --jsonl: any line failed; a data center
      or world file that does not read, a verify that found problems, no path
   2  bad command line: usage errors, an unknown def name or version, a file
      that cannot be read, a map file that does not parse, a key or IV that

@@ -108,3 +108,47 @@ fn corpus_versions() {
         out.stdout
     );
 }
+
+#[test]
+fn check_exits_1_when_not_wire_compatible() {
+    let (a, b) = (project("defs/S_CHAT.1.def"), project("defs/S_CHAT.2.def"));
+    let out = run(&["diff", "--check", &a, &b], None);
+    assert_eq!((out.code, out.stderr.as_str()), (1, ""));
+    // The same explanation as without --check.
+    assert!(
+        out.stdout
+            .contains("  + added      gm: bool (after unk1)\n")
+            && out
+                .stdout
+                .contains("not wire-compatible: at byte 20 of the packet"),
+        "{}",
+        out.stdout
+    );
+    // Without --check the verdict does not change the exit code.
+    assert_eq!(run(&["diff", &a, &b], None).code, 0);
+}
+
+#[test]
+fn check_exits_0_when_wire_compatible() {
+    let dir = scratch("diff-check");
+    let (x, y) = (dir.join("S_X.1.def"), dir.join("S_X.2.def"));
+    // A rename, and two int32 read as one int64: the same bytes.
+    std::fs::write(&x, "int32 lo\nint32 hi\nstring name\n").unwrap();
+    std::fs::write(&y, "int64 both\nstring title\n").unwrap();
+    let out = run(
+        &["diff", "--check", x.to_str().unwrap(), y.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with(
+            "wire-compatible layout, but bytes are read as other types: \
+             (lo: int32, hi: int32) read as (both: int64)\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // Identical layouts pass too.
+    let a = project("defs/S_CHAT.2.def");
+    assert_eq!(run(&["diff", "--check", &a, &a], None).code, 0);
+}

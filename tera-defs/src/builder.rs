@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::emit::{EmitOptions, Serde, emit_file, format};
-use crate::files::{check_paths, find_files, load_map_file};
+use crate::files::{find_files, load_def_file, load_map_file};
 use crate::map::MapFile;
 use crate::model::Def;
 use crate::report::Report;
@@ -53,8 +53,9 @@ fn render(reports: &[Report]) -> String {
 /// ```
 ///
 /// and in the crate: `include!(concat!(env!("OUT_DIR"), "/tera_packets.rs"));`
-/// inside a module. The crate depends on `tera-packets` (and on `serde` with
-/// the `serde` feature, unless [`Builder::serde`] says otherwise).
+/// inside a module. The crate depends on `tera-packets`; the generated code
+/// uses nothing else unless asked: [`Builder::serde`] for serde derives,
+/// [`Builder::arbitrary_feature`] for `Arbitrary`.
 #[derive(Clone, Default)]
 pub struct Builder {
     defs: Vec<PathBuf>,
@@ -125,14 +126,19 @@ impl Builder {
         self
     }
 
-    /// How serde derives are emitted (default: behind the `serde` feature).
+    /// How serde derives are emitted (default [`Serde::Off`]: none). With
+    /// [`Serde::feature`] they sit behind the generated crate's `serde`
+    /// feature, which must enable `tera-packets/serde` and depend on
+    /// `serde` with `derive`.
     pub fn serde(&mut self, mode: Serde) -> &mut Self {
         self.opts.serde = mode;
         self
     }
 
     /// The feature of the generated crate behind which `Arbitrary` is
-    /// derived (default `arbitrary`; `None`: no `Arbitrary` code at all).
+    /// derived (default `None`: no `Arbitrary` code at all). The feature
+    /// must enable `tera-packets/arbitrary` and depend on `arbitrary` with
+    /// `derive`.
     pub fn arbitrary_feature(&mut self, feature: Option<&str>) -> &mut Self {
         self.opts.arbitrary = feature.map(str::to_owned);
         self
@@ -157,11 +163,30 @@ impl Builder {
 
     /// Parses, validates and selects the defs and maps.
     pub fn load(&self) -> Result<(Vec<Def>, Vec<MapFile>), BuildError> {
+        self.load_with_warnings()
+            .map(|loaded| (loaded.defs, loaded.maps))
+    }
+
+    /// The warnings of the defs (every def, also those not selected), one
+    /// line each, `PATH:LINE:COLUMN: warning[CODE]: message; note`: what
+    /// [`Builder::compile`] shows as `cargo:warning=` lines.
+    pub fn warnings(&self) -> Result<Vec<String>, BuildError> {
+        self.load_with_warnings().map(|loaded| loaded.warnings)
+    }
+
+    fn load_with_warnings(&self) -> Result<Loaded, BuildError> {
         let mut failed = Vec::new();
         let mut defs = Vec::new();
-        for checked in check_paths(&self.defs) {
+        let mut warnings = Vec::new();
+        let found = find_files(&self.defs);
+        failed.extend(found.errors);
+        for path in &found.defs {
+            let checked = load_def_file(path);
             match checked.def {
-                Some(def) => defs.push(def),
+                Some(def) => {
+                    warnings.extend(checked.report.render_lines(&path.display().to_string()));
+                    defs.push(def);
+                }
                 None => failed.push(checked.report),
             }
         }
@@ -186,7 +211,11 @@ impl Builder {
             }
             defs.retain(|d| d.platform.is_none() && latest.get(&d.name) == Some(&d.version));
         }
-        Ok((defs, maps))
+        Ok(Loaded {
+            defs,
+            maps,
+            warnings,
+        })
     }
 
     /// The formatted Rust source of all selected packets.
@@ -196,8 +225,10 @@ impl Builder {
     }
 
     /// For build scripts: generates, writes the file only when its content
-    /// changed (so an unchanged build does nothing), and prints
-    /// `cargo:rerun-if-changed` for every input file and folder.
+    /// changed (so an unchanged build does nothing), prints
+    /// `cargo:rerun-if-changed` for every input file and folder, and
+    /// `cargo:warning=` for every warning of the defs (see
+    /// [`Builder::warnings`]), which `cargo build` shows.
     pub fn compile(&self) -> Result<(), BuildError> {
         for path in self.defs.iter().chain(&self.maps) {
             println!("cargo:rerun-if-changed={}", path.display());
@@ -211,10 +242,22 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or(BuildError::NoOutDir)?,
         };
-        let source = self.generate()?;
+        let loaded = self.load_with_warnings()?;
+        for warning in &loaded.warnings {
+            println!("cargo:warning={warning}");
+        }
+        let source =
+            format(emit_file(&loaded.defs, &loaded.maps, &self.opts)).map_err(BuildError::Emit)?;
         let path = out_dir.join(self.file_name.as_deref().unwrap_or("tera_packets.rs"));
         write_if_changed(&path, &source)
     }
+}
+
+/// What [`Builder::load_with_warnings`] found.
+struct Loaded {
+    defs: Vec<Def>,
+    maps: Vec<MapFile>,
+    warnings: Vec<String>,
 }
 
 fn write_if_changed(path: &Path, content: &str) -> Result<(), BuildError> {

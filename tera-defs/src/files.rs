@@ -81,13 +81,48 @@ pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, FileNameError
     let stem = file_name
         .strip_suffix(".def")
         .ok_or(FileNameError::Extension { kind: "def" })?;
+    let spec = parse_parts(stem, true)?;
+    Ok(DefFileName {
+        name: spec.name,
+        version: spec.version.unwrap_or_default(),
+        platform: spec.platform,
+    })
+}
+
+/// A def named the way people name one on a command line: a packet name
+/// with an optional version and platform (`S_CHAT`, `S_CHAT.4`,
+/// `S_CHAT.4.console`), or a whole file name (`S_CHAT.4.def`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefSpec {
+    /// Packet name, e.g. `S_CHAT`.
+    pub name: String,
+    /// Version, if given.
+    pub version: Option<u32>,
+    /// Platform infix, if given (only after a version).
+    pub platform: Option<String>,
+}
+
+/// Parses `NAME`, `NAME.VERSION` or `NAME.VERSION.PLATFORM`, each with or
+/// without a trailing `.def`, by the same rules as [`parse_def_file_name`].
+pub fn parse_def_spec(spec: &str) -> Result<DefSpec, FileNameError> {
+    parse_parts(spec.strip_suffix(".def").unwrap_or(spec), false)
+}
+
+/// The parts of a def name without `.def`: what both parsers share.
+fn parse_parts(stem: &str, version_required: bool) -> Result<DefSpec, FileNameError> {
     let parts: Vec<&str> = stem.split('.').collect();
     let (name, version, platform) = match parts.as_slice() {
-        [name, version] => (*name, *version, None),
-        [name, version, platform] => (*name, *version, Some(*platform)),
-        _ => {
+        [name] if !version_required => (*name, None, None),
+        [name, version] => (*name, Some(*version), None),
+        [name, version, platform] => (*name, Some(*version), Some(*platform)),
+        _ if version_required => {
             return Err(FileNameError::Shape(
                 "`NAME.VERSION.def` or `NAME.VERSION.PLATFORM.def`",
+            ));
+        }
+        _ => {
+            return Err(FileNameError::Shape(
+                "NAME, NAME.VERSION or NAME.VERSION.PLATFORM, optionally ending in `.def`",
             ));
         }
     };
@@ -97,13 +132,13 @@ pub fn parse_def_file_name(file_name: &str) -> Result<DefFileName, FileNameError
     {
         return Err(FileNameError::PacketName(name.to_string()));
     }
-    let version = parse_number("version", version)?;
+    let version = version.map(|v| parse_number("version", v)).transpose()?;
     if let Some(p) = platform
         && !PLATFORMS.contains(&p)
     {
         return Err(FileNameError::Platform(p.to_string()));
     }
-    Ok(DefFileName {
+    Ok(DefSpec {
         name: name.to_string(),
         version,
         platform: platform.map(str::to_string),
@@ -248,6 +283,49 @@ mod tests {
             "A.1.pc.x.def",
         ] {
             assert!(parse_def_file_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn def_specs() {
+        let spec = |name: &str, version: Option<u32>, platform: Option<&str>| DefSpec {
+            name: name.to_string(),
+            version,
+            platform: platform.map(str::to_string),
+        };
+        assert_eq!(parse_def_spec("S_CHAT"), Ok(spec("S_CHAT", None, None)));
+        assert_eq!(parse_def_spec("S_CHAT.def"), Ok(spec("S_CHAT", None, None)));
+        assert_eq!(
+            parse_def_spec("S_CHAT.4"),
+            Ok(spec("S_CHAT", Some(4), None))
+        );
+        assert_eq!(
+            parse_def_spec("S_CHAT.4.def"),
+            Ok(spec("S_CHAT", Some(4), None))
+        );
+        assert_eq!(
+            parse_def_spec("S_CHAT.4.console"),
+            Ok(spec("S_CHAT", Some(4), Some("console")))
+        );
+        for bad in [
+            "S_CHAT.x",
+            "S_CHAT.4.ps4",
+            "S-CHAT",
+            "",
+            "A.1.pc.x",
+            "S_CHAT..def",
+        ] {
+            assert!(parse_def_spec(bad).is_err(), "{bad}");
+        }
+        // What a file name must have, a spec may leave out; the rest agrees.
+        assert!(parse_def_file_name("S_CHAT.def").is_err());
+        for good in ["S_CHAT.4.def", "S_F2P_PremiumUser_Permission.1.console.def"] {
+            let file = parse_def_file_name(good).unwrap();
+            let spec = parse_def_spec(good).unwrap();
+            assert_eq!(
+                (file.name, Some(file.version), file.platform),
+                (spec.name, spec.version, spec.platform)
+            );
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Front end for tera-data packet definitions: parses `.def` files (the
-//! language of DESIGN.md section 3) into a typed [`model`], validates them,
+//! language of `docs/def-language.md`) into a typed [`model`], validates them,
 //! and reports every problem of a file as rustc-style diagnostics with file,
 //! line, column and a source snippet. Also parses `protocol.REV.map` and
 //! `sysmsg.REV.map` files ([`map`]).
@@ -39,7 +39,10 @@
 //!
 //! Layers, one file each: `def.pest` (grammar), `parse` (lines), `tree`
 //! (nesting, types, docs), [`validate`](crate#validation) (block checks),
-//! [`model`], [`names`], [`nested`], [`map`], [`report`], [`files`].
+//! [`model`], [`names`], [`nested`], [`map`], [`report`], [`files`],
+//! [`suggest`] ("did you mean" for types, flags and packet names),
+//! [`crate_names`] (every name a generated file declares), [`diff`](mod@diff) (two
+//! defs compared field by field and by wire layout).
 //!
 //! # Validation
 //!
@@ -50,6 +53,8 @@
 
 mod builder;
 pub mod codes;
+pub mod crate_names;
+pub mod diff;
 pub mod emit;
 pub mod files;
 mod grammar;
@@ -60,14 +65,17 @@ pub mod nested;
 mod parse;
 pub mod plan;
 pub mod report;
+pub mod suggest;
 mod tree;
 mod validate;
 
 pub use builder::{BuildError, Builder};
+pub use crate_names::CrateNames;
+pub use diff::{Change, Diff, DiffError, Wire, diff};
 pub use emit::Serde;
 pub use files::{
-    DefFileName, FileNameError, FoundFiles, check_paths, find_files, load_def_file, load_map_file,
-    parse_def_file_name,
+    DefFileName, DefSpec, FileNameError, FoundFiles, check_paths, find_files, load_def_file,
+    load_map_file, parse_def_file_name, parse_def_spec,
 };
 pub use map::{MapEntry, MapFile, MapKind, parse_map};
 pub use model::{Block, Def, ElemType, Field, FieldType, Item, RefLine, Scalar, Span};

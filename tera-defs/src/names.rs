@@ -148,6 +148,51 @@ pub fn unique_field_idents<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<
     out
 }
 
+/// One namespace of emitted Rust names (the items of a module, the
+/// variants of an enum, the fields of a struct): a name is handed out at
+/// most once. Every emitted name is reserved in its scope through one of
+/// these, so that two def names that differ only in case (`S_ITEM_LIST`,
+/// `S_ItemList`) cannot end up as one Rust name. See
+/// [`crate::crate_names`] for the scopes of a generated file.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    taken: std::collections::HashSet<String>,
+}
+
+impl Scope {
+    /// An empty scope.
+    pub fn new() -> Self {
+        Scope::default()
+    }
+
+    /// Whether `name` is already handed out.
+    pub fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name)
+    }
+
+    /// Reserves `name`; `false` (and nothing reserved) when it is taken.
+    pub fn try_reserve(&mut self, name: &str) -> bool {
+        if self.is_taken(name) {
+            return false;
+        }
+        self.taken.insert(name.to_string())
+    }
+
+    /// Reserves the first free name of `candidate(1)`, `candidate(2)`, ...
+    /// and returns it. `candidate` must give distinct names for distinct
+    /// numbers, so that a free one is found.
+    pub fn reserve_first(&mut self, candidate: impl Fn(usize) -> String) -> String {
+        let mut n = 1;
+        loop {
+            let name = candidate(n);
+            if self.try_reserve(&name) {
+                return name;
+            }
+            n += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +239,20 @@ mod tests {
         assert_eq!(field_ident("type"), "r#type");
         assert_eq!(field_ident("_"), "_empty");
         assert_eq!(type_ident("self"), "Self_");
+    }
+
+    #[test]
+    fn scopes_hand_out_each_name_once() {
+        let mut scope = Scope::new();
+        assert!(scope.try_reserve("s_item_list"));
+        assert!(!scope.try_reserve("s_item_list"));
+        assert!(scope.is_taken("s_item_list"));
+        let numbered = |n: usize| match n {
+            1 => "s_item_list".to_string(),
+            n => format!("s_item_list_{n}"),
+        };
+        assert_eq!(scope.reserve_first(numbered), "s_item_list_2");
+        assert_eq!(scope.reserve_first(numbered), "s_item_list_3");
     }
 
     #[test]

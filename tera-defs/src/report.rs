@@ -108,6 +108,39 @@ impl Report {
     }
 }
 
+impl Report {
+    /// Each diagnostic on one line, `FILE:LINE:COLUMN: warning[W002]:
+    /// message; note`, naming the file `file` (e.g. its path): the form of
+    /// a `cargo:warning=` line.
+    pub fn render_lines(&self, file: &str) -> Vec<String> {
+        let files = SimpleFile::new(file, self.source.as_str());
+        let config = Config {
+            display_style: term::DisplayStyle::Short,
+            ..Config::default()
+        };
+        self.diagnostics
+            .iter()
+            .map(|diagnostic| {
+                let head = term::emit_into_string(&config, &files, diagnostic)
+                    .map(|text| text.trim_end().to_string())
+                    .unwrap_or_else(|_| {
+                        format!(
+                            "{file}: {}: {}",
+                            severity_name(diagnostic.severity),
+                            diagnostic.message
+                        )
+                    });
+                let mut line = head.replace('\n', " ");
+                for note in &diagnostic.notes {
+                    line.push_str("; ");
+                    line.push_str(&note.replace('\n', " "));
+                }
+                line
+            })
+            .collect()
+    }
+}
+
 fn severity_name(severity: Severity) -> &'static str {
     match severity {
         Severity::Bug => "bug",

@@ -75,38 +75,11 @@ fn all_type_names() -> Vec<&'static str> {
     names
 }
 
-/// Edit distance, for "did you mean" suggestions on short words.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row.first().copied().unwrap_or(0);
-        if let Some(first) = row.first_mut() {
-            *first = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            let above = row.get(j + 1).copied().unwrap_or(usize::MAX - 1);
-            let left = row.get(j).copied().unwrap_or(usize::MAX - 1);
-            let value = (above + 1).min(left + 1).min(prev + cost);
-            prev = above;
-            if let Some(cell) = row.get_mut(j + 1) {
-                *cell = value;
-            }
-        }
-    }
-    row.last().copied().unwrap_or(0)
-}
-
 fn suggestion(word: &str, candidates: &[&'static str]) -> Option<&'static str> {
-    let lower = word.to_ascii_lowercase();
-    candidates
-        .iter()
+    let limit = crate::suggest::typo_limit(word.chars().count(), 1);
+    crate::suggest::nearest(word, candidates, limit)
+        .first()
         .copied()
-        .map(|c| (distance(&lower, c), c))
-        .filter(|&(d, _)| d <= (lower.chars().count() / 3).max(1))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
 }
 
 fn unknown(code: &str, what: &str, word: &Word, candidates: &[&'static str]) -> Diagnostic<()> {

@@ -424,7 +424,7 @@ impl Validator<'_> {
 
     /// Warns about the first fixed field that follows a variable field in a
     /// level: it is read after the variable field's data, where the writer
-    /// puts it (docs/wire-format.md).
+    /// puts it (`docs/wire-format.md`, "Fixed fields after a variable field").
     fn fixed_after_variable(&mut self, tokens: &[Token]) {
         let Some((k, variable_name, variable_span)) =
             tokens.iter().enumerate().find_map(|(k, t)| match t {
@@ -456,7 +456,7 @@ impl Validator<'_> {
                 .with_labels(vec![secondary(variable_span, "variable field")])
                 .with_notes(vec![
                     "this crate reads it where the writer puts it; the tera-data JS reader reads it \
-                     at a different place (docs/wire-format.md)"
+                     at a different place (docs/wire-format.md, \"Fixed fields after a variable field\")"
                         .to_string(),
                 ]),
             );

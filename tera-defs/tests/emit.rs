@@ -12,9 +12,12 @@ fn own_def(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// As the root crate's build.rs asks: serde and `Arbitrary` behind features.
 fn generate(file: &str) -> String {
     Builder::new()
         .defs_dir(own_def(file))
+        .serde(Serde::feature())
+        .arbitrary_feature(Some("arbitrary"))
         .generate()
         .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
@@ -110,4 +113,43 @@ fn compile_writes_only_when_the_content_changes() {
     let second = std::fs::metadata(&file).unwrap().modified().unwrap();
     assert_eq!(first, second, "an unchanged build rewrote the file");
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// `Builder::compile` prints these as `cargo:warning=` lines: one line per
+/// warning, naming the def's path, line and column.
+#[test]
+fn warnings_name_path_line_and_column() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../defs");
+    let warnings = Builder::new().defs_dir(&dir).warnings().unwrap();
+    let join = dir.join("C_JOIN_PRIVATE_CHANNEL.1.def");
+    let expected = format!(
+        "{}:3:1: warning[W002]: fixed field `password` follows variable field `channelName`; \
+         this crate reads it where the writer puts it;",
+        join.display()
+    );
+    assert!(
+        warnings.iter().any(|w| w.starts_with(&expected)),
+        "{warnings:#?}"
+    );
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(warnings.iter().all(|w| !w.contains('\n')));
+}
+
+/// By default the generated code assumes no feature of the crate that
+/// includes it (no `cfg(feature = ...)`, no serde, no `Arbitrary`).
+#[test]
+fn default_builder_assumes_no_features() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../defs");
+    let source = Builder::new().defs_dir(&dir).generate().unwrap();
+    for word in ["feature", "serde", "arbitrary", "Arbitrary"] {
+        assert!(!source.contains(word), "`{word}` in the default output");
+    }
+    let asked = Builder::new()
+        .defs_dir(&dir)
+        .serde(Serde::feature())
+        .arbitrary_feature(Some("arbitrary"))
+        .generate()
+        .unwrap();
+    assert!(asked.contains("#[cfg_attr(feature = \"serde\""));
+    assert!(asked.contains("#[cfg_attr(feature = \"arbitrary\""));
 }

@@ -1,13 +1,13 @@
-//! `tera-defs diff A.def B.def`: how two versions of a packet differ.
+//! `tera-defs diff A.def B.def`: how two versions of a packet differ
+//! ([`tera_defs::diff`] compares, this prints).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use tera_defs::{Def, load_def_file};
+use tera_defs::{Def, diff, load_def_file};
 
-use crate::compare::compare;
 use crate::fail::{Fail, Outcome};
 
 /// Arguments of `diff`.
@@ -19,6 +19,10 @@ pub struct DiffArgs {
     /// The newer def file.
     #[arg(value_name = "B.def")]
     pub b: PathBuf,
+    /// Exit with code 1 when the two layouts are not wire-compatible (0
+    /// when every packet of A is a packet of B).
+    #[arg(long)]
+    pub check: bool,
 }
 
 fn load(path: &std::path::Path) -> Result<Def, Fail> {
@@ -34,7 +38,7 @@ fn load(path: &std::path::Path) -> Result<Def, Fail> {
 pub fn run(args: &DiffArgs) -> Outcome {
     let a = load(&args.a)?;
     let b = load(&args.b)?;
-    let result = compare(&a, &b);
+    let result = diff(&a, &b).map_err(|e| Fail::Data(e.to_string()))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "A: {}", args.a.display())?;
@@ -53,5 +57,8 @@ pub fn run(args: &DiffArgs) -> Outcome {
         writeln!(out, "  {change}")?;
     }
     writeln!(out, "{}", result.wire)?;
+    if args.check && !result.is_wire_compatible() {
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }

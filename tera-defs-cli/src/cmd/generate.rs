@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use tera_defs::{BuildError, Builder};
+use tera_defs::{BuildError, Builder, Serde};
 
 use crate::fail::{Fail, Outcome};
 
@@ -26,7 +26,12 @@ pub struct GenArgs {
 
 /// Runs `gen`.
 pub fn run(args: &GenArgs) -> Outcome {
+    // What the root crate's build.rs generates: serde and `Arbitrary`
+    // derives behind the crate's features of those names.
     let mut builder = Builder::new();
+    builder
+        .serde(Serde::feature())
+        .arbitrary_feature(Some("arbitrary"));
     for path in &args.paths {
         builder.defs_dir(path).maps_dir(path);
     }

@@ -16,13 +16,16 @@ mod types;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::crate_names::CrateNames;
 use crate::map::MapFile;
 use crate::model::Def;
 
-/// How serde derives are emitted.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How serde derives are emitted (default: not at all, so that generated
+/// code assumes nothing of the crate that includes it).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Serde {
     /// No serde derives.
+    #[default]
     Off,
     /// Always derive `Serialize`/`Deserialize` (the crate depends on serde).
     On,
@@ -30,20 +33,15 @@ pub enum Serde {
     Feature(String),
 }
 
-impl Default for Serde {
-    fn default() -> Self {
-        Serde::feature()
-    }
-}
-
 impl Serde {
-    /// The default: behind the `serde` feature.
+    /// Behind the generated crate's `serde` feature.
     pub fn feature() -> Self {
         Serde::Feature("serde".to_string())
     }
 }
 
-/// Options of the emitter.
+/// Options of the emitter. The default emits no serde and no `Arbitrary`
+/// code: the generated code needs only `tera-packets`.
 #[derive(Clone)]
 pub struct EmitOptions {
     /// The path of the runtime crate in generated code, e.g. `::tera_packets`.
@@ -59,8 +57,8 @@ impl Default for EmitOptions {
     fn default() -> Self {
         EmitOptions {
             runtime: syn::parse_quote!(::tera_packets),
-            serde: Serde::feature(),
-            arbitrary: Some("arbitrary".to_string()),
+            serde: Serde::Off,
+            arbitrary: None,
         }
     }
 }
@@ -109,11 +107,12 @@ pub(crate) fn to_ident(name: &str) -> proc_macro2::Ident {
 }
 
 /// The tokens of the whole generated file: packet modules, registry, maps.
-/// `defs` need not be sorted; versions of one packet are grouped.
+/// `defs` need not be sorted; versions of one packet are grouped. Every
+/// name comes from [`CrateNames`].
 pub fn emit_file(defs: &[Def], maps: &[MapFile], opts: &EmitOptions) -> TokenStream {
-    let groups = module::group_by_name(defs);
-    let modules = groups.iter().map(|g| module::emit_module(g, opts));
-    let registry = registry::emit_registry(&groups, opts);
+    let names = CrateNames::new(defs);
+    let modules = names.packets.iter().map(|p| module::emit_module(p, opts));
+    let registry = registry::emit_registry(&names, opts);
     let maps = maps::emit_maps(maps, opts);
     quote! {
         #(#modules)*

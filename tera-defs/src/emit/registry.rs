@@ -1,13 +1,13 @@
 //! `AnyPacket` and `PACKETS`: every compiled-in packet by name and version.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use super::EmitOptions;
-use super::module::{Group, generics, version_ident};
-use crate::names::pascal_case;
+use super::module::generics;
+use super::{EmitOptions, to_ident};
+use crate::crate_names::CrateNames;
 
-pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
+pub fn emit_registry(crate_names: &CrateNames<'_>, opts: &EmitOptions) -> TokenStream {
     let rt = &opts.runtime;
     let mut variants = Vec::new();
     let mut infos = Vec::new();
@@ -15,11 +15,12 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
     let mut deser_arms = Vec::new();
     let mut arbitrary_arms = Vec::new();
     let mut names = Vec::new();
-    for g in groups {
-        let module = &g.module;
-        for def in &g.defs {
-            let v = version_ident(def);
-            let variant = format_ident!("{}{}", pascal_case(&def.name), v);
+    for packet in &crate_names.packets {
+        let module = to_ident(&packet.module);
+        for def_names in &packet.defs {
+            let def = def_names.def;
+            let v = to_ident(&def_names.version_type);
+            let variant = to_ident(&def_names.variant);
             let gen_a = generics(def);
             let ty = quote!(#module::#v #gen_a);
             let ty_static = if gen_a.is_empty() {
@@ -63,6 +64,25 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
         }
     }
     let variant_idents: Vec<_> = names.iter().map(|(v, _, _)| v).collect();
+    // `AnyPacket<'a>` needs a use of `'a` when no packet borrows (a folder
+    // of fixed-size defs, or none at all): a variant that cannot be built.
+    let borrows = crate_names
+        .packets
+        .iter()
+        .flat_map(|p| &p.defs)
+        .any(|d| !generics(d.def).is_empty());
+    let (unused, unused_arm, unused_arm_owned) = if borrows {
+        (quote!(), quote!(), quote!())
+    } else {
+        (
+            quote! {
+                #[doc(hidden)]
+                __Unused(::core::marker::PhantomData<&'a ()>, ::core::convert::Infallible),
+            },
+            quote!(AnyPacket::__Unused(_, never) => match *never {},),
+            quote!(AnyPacket::__Unused(_, never) => match never {},),
+        )
+    };
     let name_strs: Vec<_> = names.iter().map(|(_, n, _)| n).collect();
     let versions: Vec<_> = names.iter().map(|(_, _, v)| v).collect();
 
@@ -74,6 +94,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
                 fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
                     match self {
                         #(AnyPacket::#variant_idents(p) => ::serde::Serialize::serialize(p, serializer),)*
+                        #unused_arm
                     }
                 }
             }
@@ -132,6 +153,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
         #[non_exhaustive]
         pub enum AnyPacket<'a> {
             #(#variants,)*
+            #unused
         }
 
         impl<'a> AnyPacket<'a> {
@@ -152,6 +174,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
             pub fn name(&self) -> &'static str {
                 match self {
                     #(AnyPacket::#variant_idents(_) => #name_strs,)*
+                    #unused_arm
                 }
             }
 
@@ -159,6 +182,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
             pub fn version(&self) -> u32 {
                 match self {
                     #(AnyPacket::#variant_idents(_) => #versions,)*
+                    #unused_arm
                 }
             }
 
@@ -166,6 +190,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
             pub fn encoded_len(&self) -> usize {
                 match self {
                     #(AnyPacket::#variant_idents(p) => #rt::Packet::encoded_len(p),)*
+                    #unused_arm
                 }
             }
 
@@ -174,6 +199,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
             pub fn encode_into_with_opcode(&self, opcode: u16, buf: &mut [u8]) -> #rt::Result<usize> {
                 match self {
                     #(AnyPacket::#variant_idents(p) => #rt::Packet::encode_into_with_opcode(p, opcode, buf),)*
+                    #unused_arm
                 }
             }
 
@@ -181,6 +207,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
             pub fn encode(&self) -> #rt::Result<::std::vec::Vec<u8>> {
                 match self {
                     #(AnyPacket::#variant_idents(p) => #rt::Packet::encode(p),)*
+                    #unused_arm
                 }
             }
 
@@ -188,6 +215,7 @@ pub fn emit_registry(groups: &[Group<'_>], opts: &EmitOptions) -> TokenStream {
             pub fn into_owned(self) -> AnyPacket<'static> {
                 match self {
                     #(AnyPacket::#variant_idents(p) => AnyPacket::#variant_idents(#rt::IntoOwned::into_owned(p)),)*
+                    #unused_arm_owned
                 }
             }
 

@@ -1,12 +1,26 @@
 //! Field-by-field comparison of two defs (usually two versions of one
 //! packet): what was added, removed, retyped, renamed or moved, and whether
-//! the wire layout stayed the same ([`crate::layout`]).
+//! the wire layout stayed the same. `tera-defs diff` prints it.
+//!
+//! ```
+//! use tera_defs::{Wire, diff, parse_def};
+//!
+//! let a = parse_def("S_X.1.def", "uint32 id\nstring name\n").def.unwrap();
+//! let b = parse_def("S_X.2.def", "uint32 id\nbool gm\nstring name\n").def.unwrap();
+//! let d = diff(&a, &b).unwrap();
+//! assert_eq!(d.changes[0].to_string(), "+ added      gm: bool (after id)");
+//! assert!(!d.is_wire_compatible());
+//! assert!(matches!(d.wire, Wire::Incompatible(_)));
+//!
+//! let renamed = parse_def("S_X.3.def", "uint32 key\nstring name\n").def.unwrap();
+//! assert!(diff(&a, &renamed).unwrap().is_wire_compatible());
+//! ```
+
+mod layout;
 
 use std::fmt;
 
-use tera_defs::{Block, Def, Field, FieldType};
-
-use crate::layout;
+use crate::model::{Block, Def, Field, FieldType};
 
 /// One difference between def A and def B. Paths name fields as
 /// `object.field` and `array[].field`.
@@ -136,19 +150,41 @@ impl fmt::Display for Wire {
 
 /// The result of comparing def A with def B.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Comparison {
+pub struct Diff {
     /// Field differences, in the order of the blocks walked.
     pub changes: Vec<Change>,
     /// The verdict on the byte layout.
     pub wire: Wire,
 }
 
-/// Compares def `a` with def `b`.
-pub fn compare(a: &Def, b: &Def) -> Comparison {
+impl Diff {
+    /// Whether every packet of A is a packet of B (the same layout; maybe
+    /// with bytes read as other types of the same size).
+    pub fn is_wire_compatible(&self) -> bool {
+        !matches!(self.wire, Wire::Incompatible(_))
+    }
+}
+
+/// Why two defs could not be compared.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiffError {
+    /// A `ref` line names no string, bytes or array of its block (a def
+    /// that validation rejects, error `E041`/`E042`, built by hand).
+    #[error("{file_name}: `ref {path}` names no string, bytes or array of its block")]
+    UnresolvedRef {
+        /// The def's file name.
+        file_name: String,
+        /// The ref's path, from the root (`items[].name`).
+        path: String,
+    },
+}
+
+/// Compares def `a` with def `b`, field by field and by wire layout.
+pub fn diff(a: &Def, b: &Def) -> Result<Diff, DiffError> {
     let mut changes = Vec::new();
     block(&a.root, &b.root, "", &mut changes);
     relocate(&mut changes);
-    let (la, lb) = (layout::of_def(a), layout::of_def(b));
+    let (la, lb) = (layout::of_def(a)?, layout::of_def(b)?);
     let wire = match layout::first_difference(&la, &lb) {
         Some(why) => Wire::Incompatible(why),
         None => {
@@ -174,7 +210,7 @@ pub fn compare(a: &Def, b: &Def) -> Comparison {
             }
         }
     };
-    Comparison { changes, wire }
+    Ok(Diff { changes, wire })
 }
 
 /// A field with a key that is unique in its block: the name, plus `#2`,
@@ -371,17 +407,17 @@ mod tests {
     use super::*;
 
     fn def(name: &str, text: &str) -> Def {
-        let checked = tera_defs::parse_def(name, text);
+        let checked = crate::parse_def(name, text);
         checked
             .def
             .unwrap_or_else(|| panic!("{}", checked.report.render(false)))
     }
 
-    fn cmp(a: &str, b: &str) -> Comparison {
-        compare(&def("S_X.1.def", a), &def("S_X.2.def", b))
+    fn cmp(a: &str, b: &str) -> Diff {
+        diff(&def("S_X.1.def", a), &def("S_X.2.def", b)).unwrap()
     }
 
-    fn lines(c: &Comparison) -> Vec<String> {
+    fn lines(c: &Diff) -> Vec<String> {
         c.changes.iter().map(Change::to_string).collect()
     }
 
@@ -539,6 +575,34 @@ mod tests {
         assert_eq!(
             lines(&c),
             ["~ retyped    r#2.loc: vec3 -> vec3fa (same size)"]
+        );
+    }
+
+    #[test]
+    fn an_unresolvable_ref_is_an_error_not_a_guess() {
+        let good = def("S_X.1.def", "ref s\nstring s\n");
+        let mut bad = good.clone();
+        let crate::model::Item::Ref(r) = &mut bad.root.items[0] else {
+            panic!("the first item is the ref")
+        };
+        r.path = vec!["nothing".to_string()];
+        assert_eq!(
+            diff(&good, &bad),
+            Err(DiffError::UnresolvedRef {
+                file_name: "S_X.1.def".into(),
+                path: "nothing".into()
+            })
+        );
+        // A ref to a fixed field is no guess either.
+        let mut fixed = def("S_X.1.def", "ref s\nbyte x\nstring s\n");
+        let crate::model::Item::Ref(r) = &mut fixed.root.items[0] else {
+            panic!("the first item is the ref")
+        };
+        r.path = vec!["x".to_string()];
+        let err = diff(&fixed, &good).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "S_X.1.def: `ref x` names no string, bytes or array of its block"
         );
     }
 

@@ -1,8 +1,9 @@
-//! The byte layout of a def (DESIGN.md section 4), stripped of field names
+//! The byte layout of a def (`docs/wire-format.md`), stripped of field names
 //! and value types, so that two defs can be checked for wire compatibility:
 //! the same layout means every packet of one is a packet of the other.
 
-use tera_defs::{Block, Def, ElemType, FieldType, Item, Scalar};
+use super::DiffError;
+use crate::model::{Block, Def, ElemType, FieldType, Item, Scalar};
 
 /// What a variable field's metadata describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,11 +112,16 @@ impl Token {
     }
 }
 
-/// The layout of a def's root block.
-pub fn of_def(def: &Def) -> Vec<Token> {
+/// The layout of a def's root block; an error when a `ref` names no
+/// variable field of its block (validation rejects such a def, but a
+/// [`Def`] can be built by hand).
+pub fn of_def(def: &Def) -> Result<Vec<Token>, DiffError> {
     let mut out = Vec::new();
-    block(&def.root, def.explicit_refs, "", &mut out);
-    out
+    block(&def.root, def.explicit_refs, "", &mut out).map_err(|path| DiffError::UnresolvedRef {
+        file_name: def.file_name.clone(),
+        path,
+    })?;
+    Ok(out)
 }
 
 fn push_fixed(out: &mut Vec<Token>, ty: Scalar, field: String) {
@@ -127,11 +133,12 @@ fn push_fixed(out: &mut Vec<Token>, ty: Scalar, field: String) {
     }
 }
 
-fn block(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) {
+/// `Err(path)`: a `ref` to no variable field of its block.
+fn block(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) -> Result<(), String> {
     if !explicit {
         implicit_meta(b, prefix, out);
     }
-    fields(b, explicit, prefix, out);
+    fields(b, explicit, prefix, out)
 }
 
 /// Implicit metadata: every variable field of the block in def order,
@@ -150,23 +157,26 @@ fn implicit_meta(b: &Block, prefix: &str, out: &mut Vec<Token>) {
     }
 }
 
-fn fields(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) {
+fn fields(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) -> Result<(), String> {
     for item in &b.items {
         match item {
             Item::Ref(r) => {
-                let var = resolve(b, &r.path).unwrap_or(Var::String);
-                out.push(Token::Meta(var, format!("{prefix}{}", r.path.join("."))));
+                let path = format!("{prefix}{}", r.path.join("."));
+                let Some(var) = resolve(b, &r.path) else {
+                    return Err(path);
+                };
+                out.push(Token::Meta(var, path));
             }
             Item::Field(f) => {
                 let path = format!("{prefix}{}", f.name);
                 match &f.ty {
                     FieldType::Scalar(s) => push_fixed(out, *s, path),
-                    FieldType::Object(inner) => fields(inner, explicit, &format!("{path}."), out),
+                    FieldType::Object(inner) => fields(inner, explicit, &format!("{path}."), out)?,
                     FieldType::String => out.push(Token::Data(Var::String, path)),
                     FieldType::Bytes => out.push(Token::Data(Var::Bytes, path)),
                     FieldType::Array(inner) => {
                         let mut element = Vec::new();
-                        block(inner, explicit, &format!("{path}[]."), &mut element);
+                        block(inner, explicit, &format!("{path}[]."), &mut element)?;
                         out.push(elements(path, f.interleaved, element));
                     }
                     FieldType::ArrayOf(elem) => {
@@ -186,6 +196,7 @@ fn fields(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) {
             }
         }
     }
+    Ok(())
 }
 
 fn elements(field: String, interleaved: bool, element: Vec<Token>) -> Token {
@@ -370,14 +381,15 @@ mod tests {
     use super::*;
 
     fn def(name: &str, text: &str) -> Def {
-        let checked = tera_defs::parse_def(name, text);
+        let checked = crate::parse_def(name, text);
         checked
             .def
             .unwrap_or_else(|| panic!("{}", checked.report.render(false)))
     }
 
     fn diff(a: &str, b: &str) -> Option<String> {
-        first_difference(&of_def(&def("A.1.def", a)), &of_def(&def("A.2.def", b)))
+        let layout = |name, text| of_def(&def(name, text)).unwrap();
+        first_difference(&layout("A.1.def", a), &layout("A.2.def", b))
     }
 
     #[test]
@@ -433,7 +445,10 @@ mod tests {
     #[test]
     fn type_splits() {
         let types = |a: &str, b: &str| {
-            let (a, b) = (of_def(&def("A.1.def", a)), of_def(&def("A.2.def", b)));
+            let (a, b) = (
+                of_def(&def("A.1.def", a)).unwrap(),
+                of_def(&def("A.2.def", b)).unwrap(),
+            );
             assert!(first_difference(&a, &b).is_none());
             type_differences(&a, &b)
         };
