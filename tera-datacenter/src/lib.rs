@@ -41,6 +41,7 @@ mod fuzz;
 mod hash;
 mod layout;
 mod owned;
+pub mod sheets;
 mod string;
 mod tree;
 mod verify;
