@@ -6,8 +6,8 @@ use std::path::Path;
 
 use crate::sheets::{self, SheetsError, SheetsStats, UnpackStats};
 use crate::{
-    Arch, DatKey, DataCenter, Error, ExportError, ExportOptions, ExportStats, Report,
-    WriteOptions, unpack, verify, verify_dat,
+    Arch, DatKey, DataCenter, Error, ExportError, ExportOptions, ExportStats, Report, WriteOptions,
+    unpack, verify, verify_dat,
 };
 
 /// Why a subcommand failed.

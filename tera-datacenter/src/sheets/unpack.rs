@@ -53,21 +53,23 @@ pub fn write_sheets(
     dir: &Path,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<UnpackStats, SheetsError> {
-    let root = dc.root();
+    let names = Names::new(dc);
     let mut folders: Vec<(String, Vec<Element<'_>>)> = Vec::new();
-    for child in root.children() {
-        let name = child.name().to_string_lossy();
-        check_name(&name)?;
-        match folders.iter_mut().find(|f| f.0 == name) {
-            Some(f) => f.1.push(child),
-            None => folders.push((name, vec![child])),
+    for child in dc.root().children() {
+        let name = names.get(child.name_index())?;
+        match folders.last_mut() {
+            Some(f) if f.0 == name => f.1.push(child),
+            _ => match folders.iter_mut().find(|f| f.0 == name) {
+                Some(f) => f.1.push(child),
+                None => folders.push((name.to_owned(), vec![child])),
+            },
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| SheetsError::io(dir, e))?;
     let top = dir.join("DataCenter.xsd");
     std::fs::write(&top, DATA_CENTER_XSD).map_err(|e| SheetsError::io(&top, e))?;
     folders.par_iter().try_for_each(|(name, roots)| {
-        let schema = infer::infer(roots).map_err(SheetsError::Unrepresentable)?;
+        let schema = infer::infer(dc, roots).map_err(SheetsError::Unrepresentable)?;
         let folder = dir.join(name);
         std::fs::create_dir_all(&folder).map_err(|e| SheetsError::io(&folder, e))?;
         let path = folder.join(format!("{name}.xsd"));
@@ -85,7 +87,7 @@ pub fn write_sheets(
     let total = dc.node_count() as u64;
     let done = AtomicU64::new(0);
     jobs.par_iter().try_for_each(|&(name, i, e)| {
-        let (text, elements) = sheet_text(name, e)?;
+        let (text, elements) = sheet_text(&names, name, e)?;
         let path = dir.join(name).join(format!("{name}-{i:05}.xml"));
         std::fs::write(&path, text).map_err(|e| SheetsError::io(&path, e))?;
         progress(
@@ -99,6 +101,37 @@ pub fn write_sheets(
         files: jobs.len(),
         elements: done.into_inner(),
     })
+}
+
+/// The names of the data center, decoded once, and whether each reads
+/// back as an XML name without a namespace.
+struct Names {
+    names: Vec<(String, bool)>,
+}
+
+impl Names {
+    fn new(dc: &DataCenter<'_>) -> Self {
+        let names = dc
+            .names()
+            .iter()
+            .map(|n| {
+                let n = n.to_string_lossy();
+                let ok = check_name(&n).is_ok();
+                (n, ok)
+            })
+            .collect();
+        Names { names }
+    }
+
+    /// The name of a one-based index, if it can be written.
+    fn get(&self, index: u16) -> Result<&str, SheetsError> {
+        let (name, ok) = &self.names[index as usize - 1];
+        if *ok {
+            Ok(name)
+        } else {
+            check_name(name).map(|()| name.as_str())
+        }
+    }
 }
 
 /// A name must read back as an XML name without a namespace.
@@ -144,10 +177,10 @@ fn float_text(v: f32) -> String {
 
 /// The sheet of root element `e` of folder `name`, pretty like the sheets
 /// people edit: four spaces per level, one attribute a line.
-fn sheet_text(name: &str, e: Element<'_>) -> Result<(String, u64), SheetsError> {
+fn sheet_text(names: &Names, name: &str, e: Element<'_>) -> Result<(String, u64), SheetsError> {
     let mut out = String::new();
     let mut elements = 0u64;
-    let children = open(&mut out, name, e, 0, &mut elements)?;
+    let children = open(&mut out, names, name, e, 0, &mut elements)?;
     // Frames: (element, its children sorted by name index, next child).
     let mut stack = Vec::new();
     if !children.is_empty() {
@@ -158,7 +191,7 @@ fn sheet_text(name: &str, e: Element<'_>) -> Result<(String, u64), SheetsError> 
             Some(c) => {
                 top.2 += 1;
                 let depth = stack.len();
-                let children = open(&mut out, name, c, depth, &mut elements)?;
+                let children = open(&mut out, names, name, c, depth, &mut elements)?;
                 if !children.is_empty() {
                     stack.push((c, children, 0));
                 }
@@ -166,7 +199,7 @@ fn sheet_text(name: &str, e: Element<'_>) -> Result<(String, u64), SheetsError> 
             None => {
                 let (e, _, _) = stack.pop().expect("non-empty");
                 let indent = stack.len() * 4;
-                let _ = writeln!(out, "{:indent$}</{}>", "", e.name().to_string_lossy());
+                let _ = writeln!(out, "{:indent$}</{}>", "", names.get(e.name_index())?);
             }
         }
     }
@@ -177,23 +210,36 @@ fn sheet_text(name: &str, e: Element<'_>) -> Result<(String, u64), SheetsError> 
 /// returns its children sorted by name index.
 fn open<'d>(
     out: &mut String,
+    names: &Names,
     folder: &str,
     e: Element<'d>,
     depth: usize,
     elements: &mut u64,
 ) -> Result<Vec<Element<'d>>, SheetsError> {
     *elements += 1;
-    let tag = e.name().to_string_lossy();
-    check_name(&tag)?;
+    let tag = names.get(e.name_index())?;
     let indent = depth * 4;
     let _ = write!(out, "{:indent$}<{tag}", "");
-    let mut attrs: Vec<String> = Vec::new();
+    let align = indent + tag.chars().count() + 2;
+    let mut first = true;
+    let mut next_attribute = |out: &mut String| {
+        if first {
+            out.push(' ');
+            first = false;
+        } else {
+            let _ = write!(out, "\n{:align$}", "");
+        }
+    };
     if depth == 0 {
-        attrs.push("xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"".into());
-        attrs.push(format!(
+        next_attribute(out);
+        out.push_str("xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"");
+        next_attribute(out);
+        let _ = write!(
+            out,
             "xsi:schemaLocation=\"{DC_NAMESPACE}/{folder} {folder}.xsd\""
-        ));
-        attrs.push(format!("xmlns=\"{DC_NAMESPACE}/{folder}\""));
+        );
+        next_attribute(out);
+        let _ = write!(out, "xmlns=\"{DC_NAMESPACE}/{folder}\"");
     }
     let mut text = None;
     for a in e.attributes() {
@@ -201,26 +247,18 @@ fn open<'d>(
             text = a.value().as_str();
             continue;
         }
-        let n = a.name().to_string_lossy();
-        check_name(&n)?;
-        let mut s = format!("{n}=\"");
+        next_attribute(out);
+        out.push_str(names.get(a.name_index())?);
+        out.push_str("=\"");
         match a.value() {
-            Value::Int(v) => s.push_str(&v.to_string()),
-            Value::Bool(v) => s.push_str(if v { "true" } else { "false" }),
-            Value::Float(v) => s.push_str(&float_text(v)),
-            Value::Str(v) => escape(&mut s, v),
+            Value::Int(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Value::Bool(v) => out.push_str(if v { "true" } else { "false" }),
+            Value::Float(v) => out.push_str(&float_text(v)),
+            Value::Str(v) => escape(out, v),
         }
-        s.push('"');
-        attrs.push(s);
-    }
-    let align = indent + tag.chars().count() + 2;
-    for (i, a) in attrs.iter().enumerate() {
-        if i == 0 {
-            out.push(' ');
-        } else {
-            let _ = write!(out, "\n{:align$}", "");
-        }
-        out.push_str(a);
+        out.push('"');
     }
     let mut children: Vec<Element<'d>> = e.children().collect();
     children.sort_by_key(|c| c.name_index());

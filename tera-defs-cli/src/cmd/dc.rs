@@ -372,7 +372,10 @@ fn pack_sheets(args: &PackArgs) -> Outcome {
             },
             &mut || {
                 bar.finish_and_clear();
-                writing = Some(progress::spinner(format!("writing {}", args.output.display())));
+                writing = Some(progress::spinner(format!(
+                    "writing {}",
+                    args.output.display()
+                )));
             },
         )
         .map_err(|e| fail(&args.input, e))?;
@@ -437,9 +440,10 @@ fn unpack_sheets(args: &UnpackArgs) -> Outcome {
     );
     bar.finish_and_clear();
     let stats = stats.map_err(|e| match e {
-        CliError::Sheets(SheetsError::Io { path, source }) => {
-            Fail::Output(std::io::Error::new(source.kind(), format!("{}: {source}", path.display())))
-        }
+        CliError::Sheets(SheetsError::Io { path, source }) => Fail::Output(std::io::Error::new(
+            source.kind(),
+            format!("{}: {source}", path.display()),
+        )),
         e => fail(&args.input, e),
     })?;
     println!(
