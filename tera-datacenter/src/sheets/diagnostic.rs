@@ -81,7 +81,9 @@ impl<'s> FileDiagnostics<'s> {
     }
 
     /// The diagnostics and their rendering.
-    pub(crate) fn finish(self) -> (Vec<Diagnostic>, String) {
+    pub(crate) fn finish(mut self) -> (Vec<Diagnostic>, String) {
+        self.items
+            .sort_by_key(|d| d.range.as_ref().map_or(0, |r| r.start));
         let rendered = render(&self.file, self.source, &self.items);
         (self.items, rendered)
     }

@@ -261,6 +261,10 @@ fn add_text(
         Some(t) if t.simple_content || t.mixed => f.text.push_str(text),
         Some(_) if !text.trim().is_empty() && !f.text_reported => {
             f.text_reported = true;
+            // Point at the text, not at the whitespace around it.
+            let lead = text.len() - text.trim_start().len();
+            let span = (span.start + lead).min(span.end)
+                ..span.end.min(span.start + lead + text.trim().len());
             diags.at(
                 span,
                 format!("text in <{}>", f.name),
