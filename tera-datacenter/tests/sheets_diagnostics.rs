@@ -176,3 +176,19 @@ fn the_good_sheet_alone_validates_and_packs() {
     assert!(items[0].key_names()[0] == "id");
     assert!(dc.root().select("Shop/Note")[0].value().unwrap() == "fine");
 }
+
+#[test]
+fn fuzz_seeds_of_sheets_read_without_panic() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/sheet");
+    let mut n = 0;
+    for entry in std::fs::read_dir(seeds).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        tera_datacenter::fuzz_sheet(&bytes);
+        // Cut anywhere: still no panic.
+        for cut in (0..bytes.len()).step_by(7) {
+            tera_datacenter::fuzz_sheet(&bytes[..cut]);
+        }
+        n += 1;
+    }
+    assert!(n >= 3);
+}

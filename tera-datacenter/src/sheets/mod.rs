@@ -304,3 +304,53 @@ pub(crate) fn span_of(source: &str, part: &[u8]) -> Range<usize> {
         0..0
     }
 }
+
+/// The schema of [`fuzz_sheet`] inputs without their own.
+const FUZZ_SCHEMA: &str = r#"<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:dc="https://tera-arise.io/dc">
+<xsd:complexType name="A"><xsd:sequence>
+<xsd:element name="B" type="B" minOccurs="0" maxOccurs="unbounded" />
+<xsd:element name="T" type="T" minOccurs="0" />
+</xsd:sequence><xsd:attribute name="i" type="xsd:int" /></xsd:complexType>
+<xsd:complexType name="B" dc:keys="s i"><xsd:sequence>
+<xsd:element name="B" type="B" minOccurs="0" maxOccurs="unbounded" />
+</xsd:sequence>
+<xsd:attribute name="i" type="xsd:int" /><xsd:attribute name="f" type="xsd:float" />
+<xsd:attribute name="b" type="xsd:boolean" /><xsd:attribute name="s" type="xsd:string" use="required" />
+</xsd:complexType>
+<xsd:complexType name="T"><xsd:simpleContent><xsd:extension base="xsd:string" /></xsd:simpleContent></xsd:complexType>
+<xsd:element name="A" type="A" />
+</xsd:schema>"#;
+
+pub(crate) fn fuzz_sheet(bytes: &[u8]) {
+    let (schema_text, sheet_text) = match bytes.iter().position(|&b| b == 0) {
+        Some(at) => (
+            String::from_utf8_lossy(&bytes[..at]),
+            String::from_utf8_lossy(&bytes[at + 1..]),
+        ),
+        None => (FUZZ_SCHEMA.into(), String::from_utf8_lossy(bytes)),
+    };
+    let mut diags = FileDiagnostics::new("fuzz.xsd".into(), &schema_text);
+    let Some(schema) = schema::parse_schema(&schema_text, &mut diags) else {
+        let _ = diags.finish();
+        return;
+    };
+    let mut diags = FileDiagnostics::new("fuzz.xml".into(), &sheet_text);
+    let sheet = sheet::read_sheet(&sheet_text, &schema, &mut diags);
+    let ok = diags.is_empty();
+    let _ = diags.finish();
+    if !ok {
+        return;
+    }
+    let sheets = Sheets {
+        sheets: vec![sheet],
+    };
+    // Too many names or keys are errors, not panics.
+    if let Ok(dec) = sheets.to_dec(&WriteOptions::default()) {
+        let report = crate::verify(&dec, None);
+        assert!(
+            report.is_ok(),
+            "a valid sheet packed into a file with problems: {:?}",
+            report.problems
+        );
+    }
+}
