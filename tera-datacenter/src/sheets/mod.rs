@@ -146,6 +146,9 @@ pub fn validate_sheets(
     read(dir, progress, false).map(|(_, stats)| stats)
 }
 
+/// Diagnostics and their rendering.
+type Rendered = (Vec<Diagnostic>, String);
+
 /// What reading one file gave.
 struct FileResult {
     sheet: Option<Sheet>,
@@ -160,7 +163,7 @@ fn read(
     keep: bool,
 ) -> Result<(Sheets, SheetsStats), SheetsError> {
     let folders = files::list(dir)?;
-    let schemas: Vec<Result<Option<Schema>, (Vec<Diagnostic>, String)>> = folders
+    let schemas: Vec<Result<Option<Schema>, Rendered>> = folders
         .par_iter()
         .map(|f| {
             let Some(path) = &f.schema else {
