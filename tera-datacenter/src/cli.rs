@@ -2,10 +2,12 @@
 //! (the binary adds argument parsing and progress bars).
 
 use std::io::{self, Write};
+use std::path::Path;
 
+use crate::sheets::{self, SheetsError, SheetsStats, UnpackStats};
 use crate::{
-    Arch, DatKey, DataCenter, Error, ExportError, ExportOptions, ExportStats, Report, unpack,
-    verify, verify_dat,
+    Arch, DatKey, DataCenter, Error, ExportError, ExportOptions, ExportStats, Report, WriteOptions,
+    unpack, verify, verify_dat,
 };
 
 /// Why a subcommand failed.
@@ -26,6 +28,9 @@ pub enum CliError {
     /// `pack` refuses a file that does not verify.
     #[error("{0} problems: not packing (verify for the list)")]
     NotValid(usize),
+    /// Sheets could not be read, checked, packed or written.
+    #[error(transparent)]
+    Sheets(#[from] SheetsError),
 }
 
 /// `dc verify`: checks a `.dat` (with its key) or a `.dec` (without) and
@@ -105,4 +110,75 @@ pub fn pack_file(dec: &[u8], key: &DatKey, force: bool) -> Result<Vec<u8>, CliEr
 /// `dc unpack`: decrypts and inflates a `.dat` into `.dec` bytes.
 pub fn unpack_file(dat: &[u8], key: &DatKey) -> Result<Vec<u8>, CliError> {
     Ok(unpack(dat, key)?)
+}
+
+/// `dc validate DIR`: checks every sheet of a sheets folder against its
+/// folder's schema. Without problems, returns what was checked; otherwise
+/// [`SheetsError::Invalid`] holds every problem, rendered.
+/// `progress(done, total)` counts files, from several threads.
+pub fn validate_sheets(
+    dir: &Path,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<SheetsStats, CliError> {
+    Ok(sheets::validate_sheets(dir, progress)?)
+}
+
+/// `dc pack DIR OUT`: reads and checks the sheets of `dir`, then writes the
+/// data center to `out`: `.dec` bytes, or with a key the `.dat` bytes.
+/// `progress(done, total)` counts the files read; `writing()` is called
+/// once they are all read.
+pub fn pack_sheets(
+    dir: &Path,
+    key: Option<&DatKey>,
+    options: &WriteOptions,
+    out: &mut dyn Write,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    writing: &mut dyn FnMut(),
+) -> Result<PackedSheets, CliError> {
+    let sheets = sheets::read_sheets(dir, progress)?;
+    writing();
+    let stats = PackedSheets {
+        files: sheets.file_count(),
+        elements: sheets.element_count(),
+    };
+    match key {
+        None => sheets.write_dec(options, out)?,
+        Some(key) => {
+            let dec = sheets.to_dec(options)?;
+            drop(sheets);
+            out.write_all(&crate::pack(&dec, key))?;
+        }
+    }
+    Ok(stats)
+}
+
+/// What [`pack_sheets`] packed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackedSheets {
+    /// Sheet files read.
+    pub files: usize,
+    /// Elements packed (without `__root__`).
+    pub elements: usize,
+}
+
+/// `dc unpack IN DIR`: writes a `.dec` (or a `.dat` with its key) as sheets
+/// with inferred schemas into `dir`. `progress(done, total)` counts
+/// elements, from several threads.
+pub fn unpack_sheets(
+    bytes: &[u8],
+    key: Option<&DatKey>,
+    arch: Option<Arch>,
+    dir: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<UnpackStats, CliError> {
+    let owned;
+    let dec = match key {
+        Some(key) => {
+            owned = unpack(bytes, key)?;
+            &owned[..]
+        }
+        None => bytes,
+    };
+    let dc = DataCenter::parse_as(dec, arch)?;
+    Ok(sheets::write_sheets(&dc, dir, progress)?)
 }

@@ -149,4 +149,7 @@ pub enum WriteError {
     /// The tree needs more than 65535 segments in a region.
     #[error("the {0} region needs more than 65535 segments")]
     TooManySegments(&'static str),
+    /// More than 4096 distinct key definitions.
+    #[error("{0} key definitions: at most 4096")]
+    TooManyKeys(usize),
 }

@@ -53,3 +53,11 @@ pub fn fuzz_dat(bytes: &[u8]) {
         fuzz_open(&dec);
     }
 }
+
+/// Reads arbitrary bytes as a schema and a sheet, split at the first NUL
+/// byte (without one, the whole input is a sheet of a fixed schema). A
+/// sheet that reads without a problem must pack into a data center that
+/// passes the strict checks.
+pub fn fuzz_sheet(bytes: &[u8]) {
+    crate::sheets::fuzz_sheet(bytes);
+}

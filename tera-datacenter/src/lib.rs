@@ -41,6 +41,7 @@ mod fuzz;
 mod hash;
 mod layout;
 mod owned;
+pub mod sheets;
 mod string;
 mod tree;
 mod verify;
@@ -53,7 +54,7 @@ pub use error::{Error, WriteError};
 pub use export::{
     ExportError, ExportOptions, ExportStats, Format, PROGRESS_EVERY, export, export_all,
 };
-pub use fuzz::{fuzz_dat, fuzz_open};
+pub use fuzz::{fuzz_dat, fuzz_open, fuzz_sheet};
 pub use hash::{bucket_of, string_hash, value_hash};
 pub use layout::{Arch, Header, Version};
 pub use owned::{OwnedElement, OwnedValue, name_order};

@@ -227,6 +227,22 @@ impl<'a> DataCenter<'a> {
             .map(|i| (i + 1) as u16)
     }
 
+    /// Number of key definitions in the keys region (definition 0, with no
+    /// keys, included).
+    pub fn key_count(&self) -> usize {
+        self.layout.key_count
+    }
+
+    /// The four one-based name indexes of key definition `index` (0 where a
+    /// slot is unused), or `None` past the keys region.
+    pub fn key(&self, index: u16) -> Option<[u16; 4]> {
+        let index = index as usize;
+        (index < self.layout.key_count).then(|| {
+            let o = self.layout.keys + index * 8;
+            std::array::from_fn(|i| u16_at(self.bytes, o + i * 2))
+        })
+    }
+
     /// Dense index of a node (0..node_count), for visited sets.
     pub(crate) fn node_ordinal(&self, a: Address) -> usize {
         self.node_base[a.segment as usize] + a.element as usize
@@ -302,6 +318,17 @@ impl<'d> Element<'d> {
     /// Index into the keys region.
     pub fn key_index(&self) -> u16 {
         self.u16(2) >> 4
+    }
+
+    /// The names of the attributes of this element's key definition (empty
+    /// for definition 0 or an index past the keys region).
+    pub fn key_names(&self) -> Vec<DcStr<'d>> {
+        self.dc
+            .key(self.key_index())
+            .into_iter()
+            .flatten()
+            .filter_map(|i| self.dc.name(i))
+            .collect()
     }
 
     /// The key flags (1: uncached).

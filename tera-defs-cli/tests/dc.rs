@@ -414,3 +414,178 @@ fn a_missing_file_is_a_usage_error() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("cannot read"), "{}", out.stderr);
 }
+
+/// A sheets folder with one valid sheet of `AreaList`.
+fn sheets(dir: &Path) -> PathBuf {
+    let sheets = dir.join("sheets");
+    std::fs::create_dir_all(sheets.join("AreaList")).unwrap();
+    std::fs::write(
+        sheets.join("AreaList/AreaList.xsd"),
+        r#"<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:dc="https://tera-arise.io/dc">
+    <xsd:complexType name="AreaList">
+        <xsd:sequence>
+            <xsd:element name="Area" type="AreaList_Area" maxOccurs="unbounded" />
+        </xsd:sequence>
+    </xsd:complexType>
+    <xsd:complexType name="AreaList_Area" dc:keys="id">
+        <xsd:simpleContent>
+            <xsd:extension base="xsd:string">
+                <xsd:attribute name="id" type="xsd:int" use="required" />
+                <xsd:attribute name="open" type="xsd:boolean" />
+            </xsd:extension>
+        </xsd:simpleContent>
+    </xsd:complexType>
+    <xsd:element name="AreaList" type="AreaList" />
+</xsd:schema>
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        sheets.join("AreaList/AreaList-00000.xml"),
+        "<AreaList>\n    <Area id=\"2\" open=\"true\">Allemantheia</Area>\n    <Area id=\"1\">Velika</Area>\n</AreaList>\n",
+    )
+    .unwrap();
+    sheets
+}
+
+#[test]
+fn validate_pack_unpack_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = sheets(dir.path());
+    let out = run(&["dc", "validate", s(&sheets)], None);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{}: 1 folders, 1 files, 3 elements; 0 problems\n",
+            s(&sheets)
+        )
+    );
+    let dec = dir.path().join("out.dec");
+    let out = run(&["dc", "pack", s(&sheets), s(&dec)], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let bytes = std::fs::read(&dec).unwrap();
+    assert!(
+        out.stdout.starts_with("packed 1 files, 3 elements of "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with(&format!("({} bytes)\n", bytes.len())),
+        "{}",
+        out.stdout
+    );
+    let verified = run(&["dc", "verify", s(&dec)], None);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+    let dc = DataCenter::parse(&bytes).unwrap();
+    let areas = dc.root().select("AreaList/Area");
+    // Sorted by the key `id`.
+    assert!(areas[0].value().unwrap() == "Velika");
+    assert!(areas[1].value().unwrap() == "Allemantheia");
+
+    // With a key: the .dat of the same .dec.
+    let dat = dir.path().join("out.dat");
+    let out = run(
+        &["dc", "pack", s(&sheets), s(&dat), "--key", KEY, "--iv", IV],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        tera_datacenter::unpack(&std::fs::read(&dat).unwrap(), &key()).unwrap(),
+        bytes
+    );
+
+    // Unpacked into a folder (from the .dat) and packed again: the same bytes.
+    let back = dir.path().join("back");
+    let out = run(
+        &["dc", "unpack", s(&dat), s(&back), "--key", KEY, "--iv", IV],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.ends_with(": 1 folders, 1 files, 3 elements\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(back.join("AreaList/AreaList.xsd").is_file());
+    assert!(back.join("DataCenter.xsd").is_file());
+    let again = dir.path().join("again.dec");
+    let out = run(&["dc", "pack", s(&back), s(&again)], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+    // And from the .dec, without a key, into an existing folder.
+    let existing = dir.path().join("existing.d");
+    std::fs::create_dir(&existing).unwrap();
+    let out = run(&["dc", "unpack", s(&dec), s(&existing)], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read(existing.join("AreaList/AreaList-00000.xml")).unwrap(),
+        std::fs::read(back.join("AreaList/AreaList-00000.xml")).unwrap()
+    );
+}
+
+#[test]
+fn broken_sheets_are_listed_and_not_packed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = sheets(dir.path());
+    std::fs::write(
+        sheets.join("AreaList/AreaList-00001.xml"),
+        "<AreaList>\n    <Area id=\"x\" />\n    <Zone />\n</AreaList>\n",
+    )
+    .unwrap();
+    let out = run(&["dc", "validate", s(&sheets)], None);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("error: `id` is \"x\", not an int"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("AreaList/AreaList-00001.xml:2:15"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("error: unknown element <Zone> in <AreaList>"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.ends_with(": 2 problem(s)\n"), "{}", out.stdout);
+    let dec = dir.path().join("out.dec");
+    let out = run(&["dc", "pack", s(&sheets), s(&dec)], None);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("AreaList/AreaList-00001.xml:3:6"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("2 problem(s) in the sheets"),
+        "{}",
+        out.stderr
+    );
+    assert!(!dec.exists());
+}
+
+#[test]
+fn sheets_usage_errors() {
+    let (dir, dec) = setup();
+    // A .dec into a .dat needs the key; a .dat into a .dec too.
+    let out = run(&["dc", "pack", s(&dec), s(&dir.path().join("x.dat"))], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("needs --key and --iv"),
+        "{}",
+        out.stderr
+    );
+    let out = run(
+        &["dc", "unpack", s(&dec), s(&dir.path().join("x.dec"))],
+        None,
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let missing = dir.path().join("missing");
+    let out = run(&["dc", "validate", s(&missing)], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("missing"), "{}", out.stderr);
+}
