@@ -3,67 +3,16 @@
 //! the same layout means every packet of one is a packet of the other.
 
 use super::DiffError;
-use crate::model::{Block, Def, ElemType, FieldType, Item, Scalar};
-
-/// What a variable field's metadata describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Var {
-    /// `string`: u16 offset.
-    String,
-    /// `bytes`: u16 offset, u16 count.
-    Bytes,
-    /// `array` / `array<T>`: u16 count, u16 offset.
-    Array,
-}
-
-impl Var {
-    fn meta_size(self) -> usize {
-        match self {
-            Var::String => 2,
-            Var::Bytes | Var::Array => 4,
-        }
-    }
-
-    fn of(ty: &FieldType) -> Option<Var> {
-        match ty {
-            FieldType::String => Some(Var::String),
-            FieldType::Bytes => Some(Var::Bytes),
-            FieldType::Array(_) | FieldType::ArrayOf(_) => Some(Var::Array),
-            _ => None,
-        }
-    }
-}
-
-/// One piece of a block's layout, with the fields it comes from (for
-/// explanations; names do not take part in comparisons).
-#[derive(Debug, Clone)]
-pub enum Token {
-    /// A run of fixed-size fields: total bytes and the fields with their
-    /// types.
-    Fixed(usize, Vec<(String, Scalar)>),
-    /// The metadata of a variable field.
-    Meta(Var, String),
-    /// A string's characters or a bytes field's bytes.
-    Data(Var, String),
-    /// An array's elements: interleaved with its neighbours or not, and the
-    /// layout of one element.
-    Elements {
-        /// The array field.
-        field: String,
-        /// `[interleaved]`.
-        interleaved: bool,
-        /// One element's block (after its `here`/`next` header).
-        element: Vec<Token>,
-    },
-}
+use crate::model::{Def, Scalar};
+use crate::plan::{Leaf, StructPlan, Token, level_tokens};
+use tera_wire_plan::Var;
 
 impl Token {
     fn same_shape(&self, other: &Token) -> bool {
         match (self, other) {
             (Token::Fixed(a, _), Token::Fixed(b, _)) => a == b,
-            (Token::Meta(a, _), Token::Meta(b, _)) | (Token::Data(a, _), Token::Data(b, _)) => {
-                a == b
-            }
+            (Token::Meta(a, _), Token::Meta(b, _))
+            | (Token::Data(a, _, _), Token::Data(b, _, _)) => a == b,
             (
                 Token::Elements {
                     interleaved: ia,
@@ -86,7 +35,7 @@ impl Token {
     fn fixed_size(&self) -> Option<usize> {
         match self {
             Token::Fixed(n, _) => Some(*n),
-            Token::Meta(var, _) => Some(var.meta_size()),
+            Token::Meta(var, _) => Some(2 * var.meta_words()),
             _ => None,
         }
     }
@@ -94,14 +43,14 @@ impl Token {
     fn describe(&self) -> String {
         match self {
             Token::Fixed(n, fields) => {
-                let names: Vec<&str> = fields.iter().map(|(f, _)| f.as_str()).collect();
+                let names: Vec<&str> = fields.iter().map(|f| f.path.as_str()).collect();
                 format!("{n} fixed bytes ({})", names.join(", "))
             }
             Token::Meta(Var::String, f) => format!("the offset of string `{f}`"),
             Token::Meta(Var::Bytes, f) => format!("the offset and count of bytes `{f}`"),
             Token::Meta(Var::Array, f) => format!("the count and offset of array `{f}`"),
-            Token::Data(Var::Bytes, f) => format!("the data of bytes `{f}`"),
-            Token::Data(_, f) => format!("the characters of string `{f}`"),
+            Token::Data(Var::Bytes, f, _) => format!("the data of bytes `{f}`"),
+            Token::Data(_, f, _) => format!("the characters of string `{f}`"),
             Token::Elements {
                 field, interleaved, ..
             } => {
@@ -112,114 +61,14 @@ impl Token {
     }
 }
 
-/// The layout of a def's root block; an error when a `ref` names no
-/// variable field of its block (validation rejects such a def, but a
-/// [`Def`] can be built by hand).
+/// The layout of a def's root block, read from its wire plans; an error
+/// for a def that validation rejects, built by hand.
 pub fn of_def(def: &Def) -> Result<Vec<Token>, DiffError> {
-    let mut out = Vec::new();
-    block(&def.root, def.explicit_refs, "", &mut out).map_err(|path| DiffError::UnresolvedRef {
+    let layout = |def: &Def| level_tokens(&StructPlan::new(&def.root, &[])?, "");
+    layout(def).map_err(|error| DiffError::Layout {
         file_name: def.file_name.clone(),
-        path,
-    })?;
-    Ok(out)
-}
-
-fn push_fixed(out: &mut Vec<Token>, ty: Scalar, field: String) {
-    if let Some(Token::Fixed(n, fields)) = out.last_mut() {
-        *n += ty.wire_size();
-        fields.push((field, ty));
-    } else {
-        out.push(Token::Fixed(ty.wire_size(), vec![(field, ty)]));
-    }
-}
-
-/// `Err(path)`: a `ref` to no variable field of its block.
-fn block(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) -> Result<(), String> {
-    if !explicit {
-        implicit_meta(b, prefix, out);
-    }
-    fields(b, explicit, prefix, out)
-}
-
-/// Implicit metadata: every variable field of the block in def order,
-/// looking through objects but not into arrays.
-fn implicit_meta(b: &Block, prefix: &str, out: &mut Vec<Token>) {
-    for f in b.fields() {
-        let path = format!("{prefix}{}", f.name);
-        match &f.ty {
-            FieldType::Object(inner) => implicit_meta(inner, &format!("{path}."), out),
-            ty => {
-                if let Some(var) = Var::of(ty) {
-                    out.push(Token::Meta(var, path));
-                }
-            }
-        }
-    }
-}
-
-fn fields(b: &Block, explicit: bool, prefix: &str, out: &mut Vec<Token>) -> Result<(), String> {
-    for item in &b.items {
-        match item {
-            Item::Ref(r) => {
-                let path = format!("{prefix}{}", r.path.join("."));
-                let Some(var) = resolve(b, &r.path) else {
-                    return Err(path);
-                };
-                out.push(Token::Meta(var, path));
-            }
-            Item::Field(f) => {
-                let path = format!("{prefix}{}", f.name);
-                match &f.ty {
-                    FieldType::Scalar(s) => push_fixed(out, *s, path),
-                    FieldType::Object(inner) => fields(inner, explicit, &format!("{path}."), out)?,
-                    FieldType::String => out.push(Token::Data(Var::String, path)),
-                    FieldType::Bytes => out.push(Token::Data(Var::Bytes, path)),
-                    FieldType::Array(inner) => {
-                        let mut element = Vec::new();
-                        block(inner, explicit, &format!("{path}[]."), &mut element)?;
-                        out.push(elements(path, f.interleaved, element));
-                    }
-                    FieldType::ArrayOf(elem) => {
-                        let item = format!("{path}[]");
-                        let element = match elem {
-                            ElemType::Scalar(s) => {
-                                vec![Token::Fixed(s.wire_size(), vec![(item, *s)])]
-                            }
-                            ElemType::String => vec![
-                                Token::Meta(Var::String, item.clone()),
-                                Token::Data(Var::String, item),
-                            ],
-                        };
-                        out.push(elements(path, f.interleaved, element));
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn elements(field: String, interleaved: bool, element: Vec<Token>) -> Token {
-    Token::Elements {
-        field,
-        interleaved,
-        element,
-    }
-}
-
-/// The kind of the variable field a `ref` path names.
-fn resolve(b: &Block, path: &[String]) -> Option<Var> {
-    let (last, objects) = path.split_last()?;
-    // A split object has several parts; the field may be in any of them.
-    let mut blocks = vec![b];
-    for name in objects {
-        blocks = blocks.iter().flat_map(|bl| bl.object_parts(name)).collect();
-    }
-    blocks
-        .iter()
-        .flat_map(|bl| bl.fields())
-        .find(|f| f.name == *last)
-        .and_then(|f| Var::of(&f.ty))
+        error,
+    })
 }
 
 /// `None` when the layouts are the same; otherwise where and how they
@@ -250,6 +99,7 @@ fn difference(a: &[Token], b: &[Token], place: &str) -> Option<String> {
                         element: ea,
                         field,
                         interleaved: ia,
+                        ..
                     },
                     Token::Elements {
                         element: eb,
@@ -296,14 +146,10 @@ fn difference(a: &[Token], b: &[Token], place: &str) -> Option<String> {
 
 /// Where two runs of fixed fields of different sizes part: the first field
 /// of another size, or the fields one run has beyond the other.
-fn fixed_difference(
-    a: &[(String, Scalar)],
-    b: &[(String, Scalar)],
-    start: usize,
-    place: &str,
-) -> String {
+fn fixed_difference(a: &[Leaf], b: &[Leaf], start: usize, place: &str) -> String {
     let mut offset = start;
-    for (i, ((na, ta), (nb, tb))) in a.iter().zip(b).enumerate() {
+    for (i, (la, lb)) in a.iter().zip(b).enumerate() {
+        let (na, ta, nb, tb) = (&la.path, la.scalar, &lb.path, lb.scalar);
         if ta.wire_size() != tb.wire_size() {
             return format!(
                 "at byte {offset} of {place}: A has `{na}` ({ta}, {} bytes) where B has `{nb}` ({tb}, {} bytes)",
@@ -319,11 +165,11 @@ fn fixed_difference(
                 (b, "B", "A")
             };
             let extra = &longer[i + 1..];
-            let bytes: usize = extra.iter().map(|(_, t)| t.wire_size()).sum();
+            let bytes: usize = extra.iter().map(|l| l.scalar.wire_size()).sum();
             let mut names: Vec<String> = extra
                 .iter()
                 .take(4)
-                .map(|(n, t)| format!("{n}: {t}"))
+                .map(|l| format!("{}: {}", l.path, l.scalar))
                 .collect();
             if extra.len() > 4 {
                 names.push("...".into());
@@ -350,7 +196,7 @@ fn types(a: &[Token], b: &[Token], out: &mut Vec<String>) {
     for (x, y) in a.iter().zip(b) {
         match (x, y) {
             (Token::Fixed(_, fx), Token::Fixed(_, fy)) => {
-                let kinds = |f: &[(String, Scalar)]| f.iter().map(|(_, t)| *t).collect::<Vec<_>>();
+                let kinds = |f: &[Leaf]| f.iter().map(|l| l.scalar).collect::<Vec<Scalar>>();
                 if kinds(fx) != kinds(fy) {
                     out.push(format!("{} read as {}", typed(fx), typed(fy)));
                 }
@@ -363,8 +209,11 @@ fn types(a: &[Token], b: &[Token], out: &mut Vec<String>) {
     }
 }
 
-fn typed(fields: &[(String, Scalar)]) -> String {
-    let parts: Vec<String> = fields.iter().map(|(f, t)| format!("{f}: {t}")).collect();
+fn typed(fields: &[Leaf]) -> String {
+    let parts: Vec<String> = fields
+        .iter()
+        .map(|l| format!("{}: {}", l.path, l.scalar))
+        .collect();
     format!("({})", parts.join(", "))
 }
 

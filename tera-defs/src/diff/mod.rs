@@ -21,6 +21,7 @@ mod layout;
 use std::fmt;
 
 use crate::model::{Block, Def, Field, FieldType};
+use crate::plan::LayoutError;
 
 /// One difference between def A and def B. Paths name fields as
 /// `object.field` and `array[].field`.
@@ -168,14 +169,15 @@ impl Diff {
 /// Why two defs could not be compared.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiffError {
-    /// A `ref` line names no string, bytes or array of its block (a def
-    /// that validation rejects, error `E041`/`E042`, built by hand).
-    #[error("{file_name}: `ref {path}` names no string, bytes or array of its block")]
-    UnresolvedRef {
+    /// The def has no wire layout: a def that validation rejects (a `ref`
+    /// to no string, bytes or array, a variable field without a ref, ...),
+    /// built by hand.
+    #[error("{file_name}: {error}")]
+    Layout {
         /// The def's file name.
         file_name: String,
-        /// The ref's path, from the root (`items[].name`).
-        path: String,
+        /// Why.
+        error: LayoutError,
     },
 }
 
@@ -587,11 +589,8 @@ mod tests {
         };
         r.path = vec!["nothing".to_string()];
         assert_eq!(
-            diff(&good, &bad),
-            Err(DiffError::UnresolvedRef {
-                file_name: "S_X.1.def".into(),
-                path: "nothing".into()
-            })
+            diff(&good, &bad).unwrap_err().to_string(),
+            "S_X.1.def: no field named `nothing`"
         );
         // A ref to a fixed field is no guess either.
         let mut fixed = def("S_X.1.def", "ref s\nbyte x\nstring s\n");

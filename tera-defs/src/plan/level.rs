@@ -3,7 +3,7 @@
 //! hoisted, array elements nested. `tera-defs diff` compares it and
 //! validation warns from it.
 
-use tera_wire_plan::{PlanError, Step, Var};
+use tera_wire_plan::{Meta, PlanError, Step, Var};
 
 use super::lower::StructPlan;
 use crate::model::{ElemType, FieldType, Scalar, Span};
@@ -43,7 +43,28 @@ pub enum Token {
     },
 }
 
-type Planned<T> = Result<T, Vec<PlanError<Span>>>;
+/// Why a level has no layout: a block of a def that validation rejects,
+/// built by hand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// The planner's mistakes in a block.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Plan(Vec<PlanError<Span>>),
+    /// A `ref` to a field that has no metadata.
+    #[error("`ref {0}` names no string, bytes or array of its block")]
+    RefNotVariable(String),
+    /// A variable field without a ref in a block with explicit refs.
+    #[error("variable field `{0}` has no ref")]
+    MissingRef(String),
+}
+
+impl From<Vec<PlanError<Span>>> for LayoutError {
+    fn from(errors: Vec<PlanError<Span>>) -> Self {
+        LayoutError::Plan(errors)
+    }
+}
+
+type Planned<T> = Result<T, LayoutError>;
 
 /// The layout of the level whose struct is `sp`; field paths start with
 /// `prefix`.
@@ -62,7 +83,7 @@ fn path(sp: &StructPlan<'_>, i: usize, prefix: &str) -> String {
 
 /// The child plan of field `i` (an object or an array element).
 fn child<'p>(sp: &'p StructPlan<'_>, i: usize) -> Planned<StructPlan<'p>> {
-    sp.child(i).unwrap_or_else(|| Err(Vec::new()))
+    Ok(sp.child(i).unwrap_or_else(|| Err(Vec::new()))?)
 }
 
 /// The metadata of the slots of `part` (all when `None`), objects' hoisted.
@@ -121,8 +142,19 @@ fn body(
         let name = path(sp, i, prefix);
         let span = sp.fields[i].def.span;
         match step {
-            Step::Ref(i) => field_meta(sp, i, None, prefix, out)?,
+            Step::Ref(i) => {
+                if sp.plan.field(i).encoding.is_fixed() {
+                    return Err(LayoutError::RefNotVariable(name));
+                }
+                field_meta(sp, i, None, prefix, out)?;
+            }
             Step::Part { part, .. } => body(&child(sp, i)?, Some(part), &format!("{name}."), out)?,
+            Step::Field(_)
+                if sp.plan.field(i).encoding.is_variable()
+                    && sp.plan.meta_of(i) == Meta::AtCursor =>
+            {
+                return Err(LayoutError::MissingRef(name));
+            }
             Step::Field(_) | Step::Again(_) => match &sp.fields[i].def.ty {
                 FieldType::Scalar(s) => push_fixed(
                     out,

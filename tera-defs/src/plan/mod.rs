@@ -6,5 +6,5 @@
 mod level;
 mod lower;
 
-pub use level::{Leaf, Token, level_tokens};
+pub use level::{LayoutError, Leaf, Token, level_tokens};
 pub use lower::{LoweredField, StructPlan};
