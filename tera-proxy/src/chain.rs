@@ -73,9 +73,7 @@ impl Chain {
         };
         entry.resolve(self.map.as_deref());
         let key = (entry.hook.order, id);
-        let at = self
-            .entries
-            .partition_point(|e| (e.hook.order, e.id) < key);
+        let at = self.entries.partition_point(|e| (e.hook.order, e.id) < key);
         self.entries.insert(at, entry);
         id
     }
@@ -198,8 +196,8 @@ impl Chain {
                         continue;
                     };
                     catch_unwind(AssertUnwindSafe(|| hook(&mut event, &mut value))).map(|verdict| {
-                        let change = (verdict == Verdict::Changed)
-                            .then(|| encode_with_opcode(&value, op));
+                        let change =
+                            (verdict == Verdict::Changed).then(|| encode_with_opcode(&value, op));
                         (verdict, change)
                     })
                 }
@@ -219,12 +217,15 @@ impl Chain {
                 }
             }
             if let Some(change) = change {
-                let bytes = change.and_then(with_length).map_err(|reason| ProxyError::BadChange {
-                    hook: entry.id,
-                    target: entry.hook.target(),
-                    dir,
-                    reason,
-                })?;
+                let bytes =
+                    change
+                        .and_then(with_length)
+                        .map_err(|reason| ProxyError::BadChange {
+                            hook: entry.id,
+                            target: entry.hook.target(),
+                            dir,
+                            reason,
+                        })?;
                 current = Cow::Owned(bytes);
             }
         }

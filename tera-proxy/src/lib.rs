@@ -81,6 +81,4 @@ pub use hooks::{Filter, Hook, HookId, RawFn, RawPacket, TypedFn, Verdict, Versio
 pub use relay::{Connection, ConnectionHandle, ProxyConfig};
 pub use stats::{DirectionStats, RelayStats};
 pub use tera_net::Direction;
-pub use version::{
-    C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision,
-};
+pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};

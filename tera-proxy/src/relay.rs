@@ -26,7 +26,9 @@ use crate::event::{encode, with_length};
 use crate::handshake::relay_handshake;
 use crate::hooks::{Hook, HookId};
 use crate::stats::{Counters, RelayStats};
-use crate::version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
+use crate::version::{
+    C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision,
+};
 
 /// How a connection is relayed.
 #[derive(Debug, Clone)]
@@ -207,8 +209,22 @@ impl Connection {
         let shared = &*shared;
         let relay = async {
             tokio::try_join!(
-                pump(shared, Direction::ClientToServer, client_r, c2s.clone(), folder, chunk),
-                pump(shared, Direction::ServerToClient, server_r, s2c.clone(), None, chunk),
+                pump(
+                    shared,
+                    Direction::ClientToServer,
+                    client_r,
+                    c2s.clone(),
+                    folder,
+                    chunk
+                ),
+                pump(
+                    shared,
+                    Direction::ServerToClient,
+                    server_r,
+                    s2c.clone(),
+                    None,
+                    chunk
+                ),
                 write(shared, Direction::ClientToServer, server_w, c2s, to_server),
                 write(shared, Direction::ServerToClient, client_w, s2c, to_client),
             )
@@ -262,7 +278,11 @@ where
             })?;
         }
         if let Some(batch) = batches.take(dir.reverse())
-            && shared.queue(dir.reverse()).send(Out::Packets(batch)).await.is_err()
+            && shared
+                .queue(dir.reverse())
+                .send(Out::Packets(batch))
+                .await
+                .is_err()
         {
             counters.dir(dir.reverse()).dropped_injections.incr();
         }
@@ -316,7 +336,11 @@ where
     while let Some(Out::Packets(mut batch)) = queue.recv().await {
         cipher.apply(&mut batch);
         to.write_all(&batch).await.map_err(io)?;
-        shared.counters.dir(dir).bytes_written.add(batch.len() as u64);
+        shared
+            .counters
+            .dir(dir)
+            .bytes_written
+            .add(batch.len() as u64);
     }
     to.shutdown().await.map_err(io)
 }

@@ -31,7 +31,9 @@ struct VersionEntry {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MapLoadError {
     /// The client's first packet was not `C_CHECK_VERSION`.
-    #[error("the client's first packet has opcode {0}, not C_CHECK_VERSION ({C_CHECK_VERSION_OPCODE})")]
+    #[error(
+        "the client's first packet has opcode {0}, not C_CHECK_VERSION ({C_CHECK_VERSION_OPCODE})"
+    )]
     NoCheckVersion(u16),
     /// `C_CHECK_VERSION` did not decode or has no entry of index 0.
     #[error("C_CHECK_VERSION: {0}")]
