@@ -160,20 +160,26 @@ impl MapSource {
     }
 }
 
+/// A `C_CHECK_VERSION` packet with these `(index, value)` entries.
+#[cfg(any(test, feature = "harness"))]
+pub(crate) fn check_version_packet(entries: &[(i32, i32)]) -> Vec<u8> {
+    let packet = CheckVersion {
+        version: entries
+            .iter()
+            .map(|&(index, value)| VersionEntry { index, value })
+            .collect(),
+    };
+    let mut bytes = packet.encode().unwrap_or_default();
+    tera_packets::set_opcode(&mut bytes, C_CHECK_VERSION_OPCODE);
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn check_version(entries: &[(i32, i32)]) -> Vec<u8> {
-        let packet = CheckVersion {
-            version: entries
-                .iter()
-                .map(|&(index, value)| VersionEntry { index, value })
-                .collect(),
-        };
-        let mut bytes = packet.encode().unwrap();
-        tera_packets::set_opcode(&mut bytes, C_CHECK_VERSION_OPCODE);
-        bytes
+        check_version_packet(entries)
     }
 
     #[test]

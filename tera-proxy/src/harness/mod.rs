@@ -14,7 +14,7 @@ use tera_net::codec::{CodecError, PacketCodec};
 use tera_net::{Direction, HELLO, KEY_LEN, Pike, Session, SessionKeys};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::task::JoinHandle;
 
 use crate::{Connection, ConnectionHandle, ProxyError, RelayStats};
@@ -23,6 +23,13 @@ pub mod load;
 mod script;
 
 pub use script::{Action, Script, ScriptKind, typed_packets};
+
+/// A `C_CHECK_VERSION` packet announcing protocol `revision` (entry 0) and
+/// a second entry, as game clients send it first.
+#[must_use]
+pub fn check_version(revision: u32) -> Vec<u8> {
+    crate::version::check_version_packet(&[(0, revision as i32), (1, 0x0102_0304)])
+}
 
 /// Session keys from a seed (splitmix64 bytes).
 #[must_use]
@@ -184,7 +191,15 @@ impl Peer {
     /// # Errors
     /// I/O errors, or keys other than expected.
     pub async fn client(addr: SocketAddr, keys: &SessionKeys) -> io::Result<Peer> {
-        let mut s = TcpStream::connect(addr).await?;
+        Peer::client_on(TcpStream::connect(addr).await?, keys).await
+    }
+
+    /// Does the handshake with `keys` as the game client on a connected
+    /// stream.
+    ///
+    /// # Errors
+    /// I/O errors, or keys other than expected.
+    pub async fn client_on(mut s: TcpStream, keys: &SessionKeys) -> io::Result<Peer> {
         s.set_nodelay(true)?;
         let mut hello = [0u8; 4];
         let mut key = [0u8; KEY_LEN];
@@ -248,10 +263,38 @@ pub struct Loopback {
 /// # Errors
 /// I/O errors of binding, connecting or the handshakes.
 pub async fn loopback(connection: Connection, keys: &SessionKeys) -> io::Result<Loopback> {
-    let any_port = SocketAddr::from((Ipv4Addr::LOCALHOST, 0));
-    let server_listener = TcpListener::bind(any_port).await?;
+    loopback_with_buffers(connection, keys, None).await
+}
+
+fn socket(buffer: Option<u32>) -> io::Result<TcpSocket> {
+    let socket = TcpSocket::new_v4()?;
+    if let Some(size) = buffer {
+        socket.set_recv_buffer_size(size)?;
+        socket.set_send_buffer_size(size)?;
+    }
+    Ok(socket)
+}
+
+fn listener(buffer: Option<u32>) -> io::Result<TcpListener> {
+    let socket = socket(buffer)?;
+    socket.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?;
+    socket.listen(1024)
+}
+
+/// [`loopback`] with every socket's kernel buffers set to `buffer` bytes
+/// (which turns the kernel's buffer growth off), so that a test can tell
+/// the relay's buffering from the kernel's.
+///
+/// # Errors
+/// As [`loopback`].
+pub async fn loopback_with_buffers(
+    connection: Connection,
+    keys: &SessionKeys,
+    buffer: Option<u32>,
+) -> io::Result<Loopback> {
+    let server_listener = listener(buffer)?;
     let server_addr = server_listener.local_addr()?;
-    let proxy_listener = TcpListener::bind(any_port).await?;
+    let proxy_listener = listener(buffer)?;
     let proxy_addr = proxy_listener.local_addr()?;
     let handle = connection.handle();
     let relay = tokio::spawn(async move {
@@ -262,7 +305,7 @@ pub async fn loopback(connection: Connection, keys: &SessionKeys) -> io::Result<
                 dir: Direction::ClientToServer,
                 source,
             })?;
-        let server = TcpStream::connect(server_addr)
+        let server = async { socket(buffer)?.connect(server_addr).await }
             .await
             .map_err(|source| ProxyError::Io {
                 dir: Direction::ServerToClient,
@@ -276,7 +319,11 @@ pub async fn loopback(connection: Connection, keys: &SessionKeys) -> io::Result<
         let (s, _) = server_listener.accept().await?;
         Peer::server(s, keys).await
     };
-    let (client, server) = tokio::try_join!(Peer::client(proxy_addr, keys), server)?;
+    let client = async {
+        let stream = socket(buffer)?.connect(proxy_addr).await?;
+        Peer::client_on(stream, keys).await
+    };
+    let (client, server) = tokio::try_join!(client, server)?;
     Ok(Loopback {
         client,
         server,
