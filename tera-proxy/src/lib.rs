@@ -82,3 +82,8 @@ pub use relay::{Connection, ConnectionHandle, ProxyConfig};
 pub use stats::{DirectionStats, RelayStats};
 pub use tera_net::Direction;
 pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
+
+/// The README's example, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

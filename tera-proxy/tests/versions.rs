@@ -110,7 +110,8 @@ async fn the_map_follows_the_revision_in_c_check_version() {
 #[tokio::test]
 async fn without_a_map_packets_pass_raw_and_the_handle_says_why() {
     let dir = folder();
-    let cases: [(Vec<u8>, fn(&MapLoadError) -> bool); 3] = [
+    type Expected = fn(&MapLoadError) -> bool;
+    let cases: [(Vec<u8>, Expected); 3] = [
         (
             check_version(300),
             |e| matches!(e, MapLoadError::Read { path, .. } if path.ends_with("protocol.300.map")),

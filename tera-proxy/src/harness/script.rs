@@ -105,7 +105,7 @@ impl Action {
     /// Where the notice for packet `seq` travelling `dir` goes.
     #[must_use]
     pub fn notice_direction(seq: u32, dir: Direction) -> Direction {
-        if seq % 2 == 0 { dir } else { dir.reverse() }
+        if seq.is_multiple_of(2) { dir } else { dir.reverse() }
     }
 }
 
