@@ -105,7 +105,11 @@ impl Action {
     /// Where the notice for packet `seq` travelling `dir` goes.
     #[must_use]
     pub fn notice_direction(seq: u32, dir: Direction) -> Direction {
-        if seq.is_multiple_of(2) { dir } else { dir.reverse() }
+        if seq.is_multiple_of(2) {
+            dir
+        } else {
+            dir.reverse()
+        }
     }
 }
 
