@@ -93,28 +93,33 @@ impl Shared {
     }
 }
 
-/// Both sides' batches of one round of hook processing.
+/// Both sides' batches of one round of hook processing: packets, and how
+/// many.
 #[derive(Default)]
 struct Batches {
-    to_server: BytesMut,
-    to_client: BytesMut,
+    to_server: (BytesMut, u64),
+    to_client: (BytesMut, u64),
 }
 
 impl Batches {
-    fn push(&mut self, counters: &Counters, dir: Direction, packet: &[u8]) {
-        counters.dir(dir).packets_sent.incr();
+    fn side(&mut self, dir: Direction) -> &mut (BytesMut, u64) {
         match dir {
-            Direction::ClientToServer => self.to_server.extend_from_slice(packet),
-            Direction::ServerToClient => self.to_client.extend_from_slice(packet),
+            Direction::ClientToServer => &mut self.to_server,
+            Direction::ServerToClient => &mut self.to_client,
         }
     }
 
-    fn take(&mut self, dir: Direction) -> Option<BytesMut> {
-        let batch = match dir {
-            Direction::ClientToServer => &mut self.to_server,
-            Direction::ServerToClient => &mut self.to_client,
-        };
-        (!batch.is_empty()).then(|| batch.split())
+    fn push(&mut self, counters: &Counters, dir: Direction, packet: &[u8]) {
+        counters.dir(dir).packets_sent.incr();
+        let (batch, count) = self.side(dir);
+        batch.extend_from_slice(packet);
+        *count += 1;
+    }
+
+    /// The batch towards `dir`'s receiver and its packet count, if any.
+    fn take(&mut self, dir: Direction) -> Option<(BytesMut, u64)> {
+        let (batch, count) = self.side(dir);
+        (!batch.is_empty()).then(|| (batch.split(), std::mem::take(count)))
     }
 }
 
@@ -277,16 +282,16 @@ where
                 batches.push(counters, to, bytes);
             })?;
         }
-        if let Some(batch) = batches.take(dir.reverse())
+        if let Some((batch, count)) = batches.take(dir.reverse())
             && shared
                 .queue(dir.reverse())
                 .send(Out::Packets(batch))
                 .await
                 .is_err()
         {
-            counters.dir(dir.reverse()).dropped_injections.incr();
+            counters.dir(dir.reverse()).dropped_injections.add(count);
         }
-        if let Some(batch) = batches.take(dir)
+        if let Some((batch, _)) = batches.take(dir)
             && shared.queue(dir).send(Out::Packets(batch)).await.is_err()
         {
             // The writer has failed; its error ends the relay.
@@ -434,7 +439,7 @@ impl ConnectionHandle {
             return Err(e.into());
         }
         for side in [dir, dir.reverse()] {
-            if let Some(batch) = batches.take(side) {
+            if let Some((batch, _)) = batches.take(side) {
                 shared
                     .queue(side)
                     .send(Out::Packets(batch))
