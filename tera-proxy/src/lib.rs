@@ -29,8 +29,7 @@
 //! # Example
 //!
 //! ```no_run
-//! use tera_proxy::{Connection, Hook, MapSource, ProxyConfig, Verdict, Version};
-//! use tera_data::{AnyPacket, Str};
+//! use tera_proxy::{Connection, Filter, Hook, MapSource, ProxyConfig, Verdict, Version};
 //! use tokio::net::{TcpListener, TcpStream};
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
@@ -47,12 +46,15 @@
 //!     println!("{} {} bytes", event.direction(), packet.bytes().len());
 //!     Verdict::Pass
 //! }));
-//! // The newest S_CHAT compiled in, typed: shout every message.
-//! connection.add_hook(Hook::typed("S_CHAT", Version::Latest, |_, packet| {
-//!     let text = format!("{packet:?}").to_uppercase();
-//!     println!("{text}");
-//!     Verdict::Pass
-//! })?);
+//! // The newest S_CHAT compiled in, typed (`packet` is its `AnyPacket`
+//! // variant, decoded zero-copy); injected chat lines too.
+//! connection.add_hook(
+//!     Hook::typed("S_CHAT", Version::Latest, |event, packet| {
+//!         println!("{}.{} fake={}", packet.name(), packet.version(), event.is_fake());
+//!         Verdict::Pass
+//!     })?
+//!     .filter(Filter { fake: None, ..Filter::default() }),
+//! );
 //! let stats = connection.run(client, server).await?;
 //! println!("{} packets from the client", stats.client_to_server.packets_read);
 //! # Ok(())

@@ -271,8 +271,11 @@ where
         counters.dir(dir).bytes_read.add(n as u64);
         while let Some(packet) = codec.decode(&mut input).map_err(|e| match e {
             CodecError::Frame(source) => ProxyError::Frame { dir, source },
-            CodecError::Io(source) => ProxyError::Io { dir, source },
-            CodecError::InvalidPacket { len, .. } => ProxyError::Truncated { dir, buffered: len },
+            // The decoder reports only framing errors.
+            other => ProxyError::Io {
+                dir,
+                source: std::io::Error::other(other),
+            },
         })? {
             counters.dir(dir).packets_read.incr();
             if let Some(folder) = folder.take() {
