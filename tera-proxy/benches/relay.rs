@@ -29,6 +29,7 @@ fn relay(c: &mut Criterion) {
             seed: 0x7e2a_5eed,
             queue_capacity: 8,
             time_limit: Duration::from_secs(120),
+            socket_buffer: Some(128 * 1024),
         };
         let report = rt.block_on(run(&config)).expect("the load run passes");
         group.throughput(Throughput::ElementsAndBytes {

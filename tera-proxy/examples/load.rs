@@ -5,7 +5,8 @@
 //! ```
 //!
 //! Defaults: 200 connections, 10,000 packets each way, `mixed` hooks
-//! (10% changed, 5% blocked, 5% injected). Every packet is checked on
+//! (10% changed, 5% blocked, 5% injected), sockets with 128 KiB kernel
+//! buffers (see `LoadConfig::socket_buffer`). Every packet is checked on
 //! arrival (order, nothing lost or duplicated, the hooks' changes) and the
 //! relays' counters against the scripts. Prints packets/s, MB/s and the
 //! peak memory of the process (`VmHWM` of /proc/self/status: relays, peers
@@ -54,6 +55,7 @@ async fn main() {
         seed: 0x7e2a_5eed,
         queue_capacity: 8,
         time_limit: Duration::from_secs(1800),
+        socket_buffer: Some(128 * 1024),
     };
     println!(
         "{} connections x {} packets each way, hooks {:?}",

@@ -15,6 +15,7 @@ fn config(hooks: LoadHooks) -> LoadConfig {
         seed: 0x5eed_1234,
         queue_capacity: 4,
         time_limit: Duration::from_secs(60),
+        socket_buffer: Some(128 * 1024),
     }
 }
 

@@ -12,7 +12,7 @@ use tera_net::Direction;
 use tokio::task::JoinSet;
 
 use super::script::{Action, Script, ScriptKind, typed_packets};
-use super::{Peer, PeerReader, PeerWriter, keys, loopback};
+use super::{Peer, PeerReader, PeerWriter, keys, loopback_with_buffers};
 use crate::{Connection, Hook, MapSource, ProxyConfig, ProxyError, RelayStats, Verdict, Version};
 
 /// Which hooks the relay runs in a load run.
@@ -44,6 +44,14 @@ pub struct LoadConfig {
     pub queue_capacity: usize,
     /// The whole run fails after this long.
     pub time_limit: Duration,
+    /// Kernel buffer size of every socket (see
+    /// [`loopback_with_buffers`](super::loopback_with_buffers)); `None`
+    /// lets the kernel size them. Hundreds of connections on one machine
+    /// with the kernel's sizes (receive buffers growing to megabytes each)
+    /// can reach the kernel's TCP memory limit, where it drops segments and
+    /// backs retransmissions off for up to two minutes: a stall of the
+    /// loopback, not of the relay.
+    pub socket_buffer: Option<u32>,
 }
 
 /// What a load run moved, and how fast.
@@ -251,9 +259,13 @@ async fn one(
         ..ProxyConfig::default()
     });
     install_hooks(&connection, config.hooks, &kind);
-    let lb = loopback(connection, &keys(config.seed ^ u64::from(conn)))
-        .await
-        .map_err(io)?;
+    let lb = loopback_with_buffers(
+        connection,
+        &keys(config.seed ^ u64::from(conn)),
+        config.socket_buffer,
+    )
+    .await
+    .map_err(io)?;
     let client = side(config, conn, &kind, lb.client, Direction::ClientToServer);
     let server = side(config, conn, &kind, lb.server, Direction::ServerToClient);
     let ((cp, cb), (sp, sb)) = tokio::try_join!(client, server)?;
