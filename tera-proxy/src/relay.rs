@@ -355,6 +355,12 @@ where
 
 /// A handle to a connection, to add and remove hooks, inject packets and
 /// read counters, before and while it runs. Cheap to clone.
+///
+/// Hooks run under the connection's lock, which the handle's methods other
+/// than [`stats`](ConnectionHandle::stats) take: inside a hook, use its
+/// [`Event`](crate::Event) (injection, [`unhook`](crate::Event::unhook),
+/// [`remove_hook`](crate::Event::remove_hook)) instead of a handle, which
+/// would wait for itself.
 #[derive(Clone)]
 pub struct ConnectionHandle {
     shared: Arc<Shared>,
