@@ -11,8 +11,10 @@
 //! * [`session`]: key derivation, [`Session`] holding both directions;
 //! * [`handshake`]: a sans-IO handshake state machine;
 //! * [`framing`]: zero-copy packet splitting and stream reassembly;
-//! * `codec` (feature `tokio`): `tokio_util::codec` decoder/encoder;
-//! * `proxy` (feature `tokio`): a logging relay for one connection.
+//! * `codec` (feature `tokio`): `tokio_util::codec` decoder/encoder.
+//!
+//! The proxy (hooks, injection, protocol versions) is the `tera-proxy` crate,
+//! built on this one.
 //!
 //! # Example
 //!
@@ -58,9 +60,6 @@ pub mod codec;
 pub mod framing;
 pub mod handshake;
 pub mod pike;
-#[cfg(feature = "tokio")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
-pub mod proxy;
 pub mod session;
 pub mod sha0;
 

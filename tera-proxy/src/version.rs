@@ -1,0 +1,204 @@
+//! Which protocol map a connection uses: a given one, or the one of the
+//! revision the client announces in `C_CHECK_VERSION`, read from a folder of
+//! `protocol.REV.map` files.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tera_data::{MapError, ProtocolMap};
+use tera_packets::{Array, Block, Packet};
+
+/// The opcode of `C_CHECK_VERSION` in every client build's protocol map: it
+/// must not change, since it is read before the map is known.
+pub const C_CHECK_VERSION_OPCODE: u16 = 19900;
+
+/// `C_CHECK_VERSION.1`: `array version { int32 index; int32 value }`; the
+/// value at index 0 is the protocol revision.
+#[derive(Debug, Clone, Default, PartialEq, Packet)]
+#[tera(name = "C_CHECK_VERSION", version = 1)]
+struct CheckVersion<'a> {
+    version: Array<'a, VersionEntry>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Block)]
+struct VersionEntry {
+    index: i32,
+    value: i32,
+}
+
+/// Why a connection has no protocol map.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapLoadError {
+    /// The client's first packet was not `C_CHECK_VERSION`.
+    #[error(
+        "the client's first packet has opcode {0}, not C_CHECK_VERSION ({C_CHECK_VERSION_OPCODE})"
+    )]
+    NoCheckVersion(u16),
+    /// `C_CHECK_VERSION` did not decode or has no entry of index 0.
+    #[error("C_CHECK_VERSION: {0}")]
+    BadCheckVersion(String),
+    /// The map file could not be read.
+    #[error("{path}: {message}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        message: String,
+    },
+    /// The map file has a bad line.
+    #[error("{path}: {source}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parse error.
+        #[source]
+        source: MapError,
+    },
+}
+
+/// The protocol revision announced by a `C_CHECK_VERSION` packet (whole,
+/// header included): the value of the entry of index 0.
+///
+/// # Errors
+/// [`MapLoadError::BadCheckVersion`] when it does not decode, has no entry
+/// of index 0, or that value is negative.
+pub fn announced_revision(packet: &[u8]) -> Result<u32, MapLoadError> {
+    let bad = MapLoadError::BadCheckVersion;
+    let check = CheckVersion::decode(packet).map_err(|e| bad(e.to_string()))?;
+    let value = check
+        .version
+        .iter()
+        .find(|entry| entry.index == 0)
+        .map(|entry| entry.value)
+        .ok_or_else(|| bad("no version entry of index 0".to_owned()))?;
+    u32::try_from(value).map_err(|_| bad(format!("negative revision {value}")))
+}
+
+/// A folder of `protocol.REV.map` files, each read once.
+#[derive(Debug)]
+pub struct MapFolder {
+    dir: PathBuf,
+    loaded: Mutex<HashMap<u32, Arc<ProtocolMap>>>,
+}
+
+impl MapFolder {
+    /// The folder `dir` (nothing is read yet).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        MapFolder {
+            dir: dir.into(),
+            loaded: Mutex::default(),
+        }
+    }
+
+    /// The folder.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of `revision`.
+    #[must_use]
+    pub fn path_of(&self, revision: u32) -> PathBuf {
+        self.dir.join(format!("protocol.{revision}.map"))
+    }
+
+    /// The map of `revision`, read and parsed on first use.
+    ///
+    /// # Errors
+    /// [`MapLoadError::Read`] or [`MapLoadError::Parse`].
+    pub async fn load(&self, revision: u32) -> Result<Arc<ProtocolMap>, MapLoadError> {
+        let cached = self
+            .loaded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&revision)
+            .cloned();
+        if let Some(map) = cached {
+            return Ok(map);
+        }
+        let path = self.path_of(revision);
+        let text = tokio::fs::read_to_string(&path)
+            .await
+            .map_err(|e| MapLoadError::Read {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        let map = Arc::new(
+            ProtocolMap::parse(&text).map_err(|source| MapLoadError::Parse { path, source })?,
+        );
+        self.loaded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(revision, Arc::clone(&map));
+        Ok(map)
+    }
+}
+
+/// Where a connection's protocol map comes from.
+#[derive(Debug, Clone, Default)]
+pub enum MapSource {
+    /// No map: only `*` raw hooks run.
+    #[default]
+    None,
+    /// This map (with its revision, if known), from the start.
+    Fixed(Arc<ProtocolMap>),
+    /// The folder's map of the revision in the client's `C_CHECK_VERSION`.
+    Folder(Arc<MapFolder>),
+}
+
+impl MapSource {
+    /// The highest compiled-in map (`tera_data::protocol_map`), or none.
+    #[must_use]
+    pub fn compiled_in() -> MapSource {
+        tera_data::protocol_map().map_or(MapSource::None, |m| MapSource::Fixed(Arc::new(m)))
+    }
+
+    /// A folder of `protocol.REV.map` files.
+    pub fn folder(dir: impl Into<PathBuf>) -> MapSource {
+        MapSource::Folder(Arc::new(MapFolder::new(dir)))
+    }
+}
+
+/// A `C_CHECK_VERSION` packet with these `(index, value)` entries.
+#[cfg(any(test, feature = "harness"))]
+pub(crate) fn check_version_packet(entries: &[(i32, i32)]) -> Vec<u8> {
+    let packet = CheckVersion {
+        version: entries
+            .iter()
+            .map(|&(index, value)| VersionEntry { index, value })
+            .collect(),
+    };
+    let mut bytes = packet.encode().unwrap_or_default();
+    tera_packets::set_opcode(&mut bytes, C_CHECK_VERSION_OPCODE);
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_version(entries: &[(i32, i32)]) -> Vec<u8> {
+        check_version_packet(entries)
+    }
+
+    #[test]
+    fn revision_is_the_value_of_index_0() {
+        assert_eq!(
+            announced_revision(&check_version(&[(1, 7), (0, 365100)])),
+            Ok(365100)
+        );
+        assert!(matches!(
+            announced_revision(&check_version(&[(1, 7)])),
+            Err(MapLoadError::BadCheckVersion(m)) if m.contains("index 0")
+        ));
+        assert!(matches!(
+            announced_revision(&check_version(&[(0, -1)])),
+            Err(MapLoadError::BadCheckVersion(m)) if m.contains("negative")
+        ));
+        assert!(matches!(
+            announced_revision(&[9, 0, 0xbc, 0x4d, 1, 0, 200, 0, 0]),
+            Err(MapLoadError::BadCheckVersion(_))
+        ));
+    }
+}
