@@ -82,12 +82,18 @@ pub enum ErrorKind {
         /// The byte found.
         byte: u8,
     },
-    /// A value's kind does not match the encoding the field table gives
-    /// its field (building an update).
-    WrongValueKind {
+    /// The values given for a field do not match the field table: the
+    /// value's encoding, the array's elements, or (in a creation) the fields
+    /// of its groups (building an update).
+    FieldMismatch {
         /// The field's index in the field order.
         index: u32,
     },
+    /// An update of an array field lists no element.
+    EmptyArrayUpdate,
+    /// A flag and the presence of the fields it announces disagree (an
+    /// Input with the gamepad flag and no joystick, or the reverse).
+    FlagMismatch,
     /// A compressed message is malformed, or inflates to a length other
     /// than the one it declares.
     BadCompression,
@@ -147,10 +153,14 @@ impl fmt::Display for ErrorKind {
                 f,
                 "entity record starts with {byte:#04x}, neither a creation (01) nor an update (00 01)"
             ),
-            ErrorKind::WrongValueKind { index } => write!(
+            ErrorKind::FieldMismatch { index } => write!(
                 f,
-                "value does not match the encoding of field {index} in the field table"
+                "the values of field {index} do not match the field table (encoding, elements, or the creation's groups)"
             ),
+            ErrorKind::EmptyArrayUpdate => f.write_str("update of an array field lists no element"),
+            ErrorKind::FlagMismatch => {
+                f.write_str("a flag and the presence of the fields it announces disagree")
+            }
             ErrorKind::BadCompression => f.write_str(
                 "compressed message is malformed or does not inflate to its declared length",
             ),
