@@ -12,39 +12,69 @@ pub const MAX_VARINT_LEN: usize = 5;
 pub fn read_vu(r: &mut Reader<'_>) -> Result<u32> {
     let start = r.pos();
     let buf = r.buf();
-    // The common one-byte case first.
-    match buf.get(start) {
-        Some(&b) if b < 0x80 => {
+    // With 5 bytes in sight, one bounds check for the whole varint.
+    if let Some(w) = buf
+        .get(start..start.wrapping_add(MAX_VARINT_LEN))
+        .and_then(|w| <[u8; MAX_VARINT_LEN]>::try_from(w).ok())
+    {
+        let [b0, b1, b2, b3, b4] = w;
+        let mut v = u32::from(b0 & 0x7f);
+        if b0 < 0x80 {
             r.set_pos(start + 1);
-            return Ok(u32::from(b));
+            return Ok(v);
         }
-        Some(_) => {}
-        None => return Err(Error::new(ErrorKind::UnexpectedEnd, start)),
+        v |= u32::from(b1 & 0x7f) << 7;
+        if b1 < 0x80 {
+            r.set_pos(start + 2);
+            return Ok(v);
+        }
+        v |= u32::from(b2 & 0x7f) << 14;
+        if b2 < 0x80 {
+            r.set_pos(start + 3);
+            return Ok(v);
+        }
+        v |= u32::from(b3 & 0x7f) << 21;
+        if b3 < 0x80 {
+            r.set_pos(start + 4);
+            return Ok(v);
+        }
+        if b4 > 0x0f {
+            return Err(fifth_byte_error(b4, start + 4));
+        }
+        r.set_pos(start + 5);
+        return Ok(v | (u32::from(b4) << 28));
     }
+    read_vu_near_end(r)
+}
+
+/// The error of a 5th byte above `0x0f`.
+#[cold]
+fn fifth_byte_error(byte: u8, at: usize) -> Error {
+    if byte & 0x80 != 0 {
+        Error::new(ErrorKind::OverlongVarint, at)
+    } else {
+        Error::new(ErrorKind::VarintOverflow { byte }, at)
+    }
+}
+
+/// [`read_vu`] within the last 4 bytes of the message, byte by byte.
+#[cold]
+#[inline(never)]
+fn read_vu_near_end(r: &mut Reader<'_>) -> Result<u32> {
+    let start = r.pos();
+    let buf = r.buf();
     let mut value = 0u32;
-    for i in 0..MAX_VARINT_LEN {
-        let at = start + i;
-        let Some(&b) = buf.get(at) else {
-            return Err(Error::new(ErrorKind::UnexpectedEnd, start));
+    for i in 0..MAX_VARINT_LEN - 1 {
+        let Some(&b) = buf.get(start + i) else {
+            break;
         };
-        if i == MAX_VARINT_LEN - 1 {
-            if b & 0x80 != 0 {
-                return Err(Error::new(ErrorKind::OverlongVarint, at));
-            }
-            if b > 0x0f {
-                return Err(Error::new(ErrorKind::VarintOverflow { byte: b }, at));
-            }
-            r.set_pos(at + 1);
-            return Ok(value | (u32::from(b) << 28));
-        }
         value |= u32::from(b & 0x7f) << (7 * i);
         if b & 0x80 == 0 {
-            r.set_pos(at + 1);
+            r.set_pos(start + i + 1);
             return Ok(value);
         }
     }
-    // The loop returns at its 5th byte at the latest.
-    Err(Error::new(ErrorKind::OverlongVarint, start))
+    Err(Error::new(ErrorKind::UnexpectedEnd, start))
 }
 
 /// The bytes `vu(value)` takes: 1 to 5.
