@@ -56,15 +56,30 @@ fn main() {
     };
     let all = messages(&vectors.join("messages.jsonl"));
     if all.is_empty() {
-        eprintln!("benches/diep: no vectors in {}; nothing to measure", vectors.display());
+        eprintln!(
+            "benches/diep: no vectors in {}; nothing to measure",
+            vectors.display()
+        );
         return;
     }
-    let inputs: Vec<Vec<u8>> = all.iter().filter(|(n, _)| n == "Input").map(|(_, b)| b.clone()).collect();
+    let inputs: Vec<Vec<u8>> = all
+        .iter()
+        .filter(|(n, _)| n == "Input")
+        .map(|(_, b)| b.clone())
+        .collect();
     let update_bytes: Vec<Vec<u8>> = match std::env::var_os("DIEP_BENCH_UPDATES") {
-        Some(p) => messages(&PathBuf::from(p)).into_iter().map(|(_, b)| b).collect(),
+        Some(p) => messages(&PathBuf::from(p))
+            .into_iter()
+            .map(|(_, b)| b)
+            .collect(),
         None => {
-            eprintln!("benches/diep: DIEP_BENCH_UPDATES not set: writing the vectors' Update messages");
-            all.iter().filter(|(n, _)| n == "Update").map(|(_, b)| b.clone()).collect()
+            eprintln!(
+                "benches/diep: DIEP_BENCH_UPDATES not set: writing the vectors' Update messages"
+            );
+            all.iter()
+                .filter(|(n, _)| n == "Update")
+                .map(|(_, b)| b.clone())
+                .collect()
         }
     };
     let table = FieldTable::builtin();
@@ -73,7 +88,11 @@ fn main() {
         .filter_map(|b| UpdateView::decode(b, table).ok())
         .map(|v| Update::from_view(&v))
         .collect();
-    assert_eq!(updates.len(), update_bytes.len(), "an Update message did not decode");
+    assert_eq!(
+        updates.len(),
+        update_bytes.len(),
+        "an Update message did not decode"
+    );
     let total_update: usize = update_bytes.iter().map(Vec::len).sum();
     eprintln!(
         "benches/diep: {} Update messages ({total_update} bytes), {} Input messages",

@@ -49,7 +49,10 @@ impl<'a> Codec<'a> for EntId {
         let hash = read_vu(r)?;
         match NonZeroU32::new(hash) {
             None => Ok(EntId::NONE),
-            Some(hash) => Ok(EntId(Some(Entity { hash, id: read_vu(r)? }))),
+            Some(hash) => Ok(EntId(Some(Entity {
+                hash,
+                id: read_vu(r)?,
+            }))),
         }
     }
 

@@ -138,7 +138,13 @@ mod tests {
 
     #[test]
     fn special_floats_survive() {
-        for bits in [0x8000_0000u32, 0x7fc0_0001, 0xffa0_0000, 0x7f80_0000, 0xff80_0000] {
+        for bits in [
+            0x8000_0000u32,
+            0x7fc0_0001,
+            0xffa0_0000,
+            0x7f80_0000,
+            0xff80_0000,
+        ] {
             let b = bytes(Vf(f32::from_bits(bits)));
             let back = Vf::read_at(&mut Reader::at(&b, 0)).unwrap();
             assert_eq!(back.0.to_bits(), bits);

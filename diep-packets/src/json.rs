@@ -452,7 +452,12 @@ fn i32_field(value: &Json, key: &str, name: &str) -> Result<i32, JsonError> {
 }
 
 /// Encodes the message of `side` named `name` from its JSON value.
-pub fn encode(side: Side, name: &str, value: &Json, table: &FieldTable) -> Result<Vec<u8>, JsonError> {
+pub fn encode(
+    side: Side,
+    name: &str,
+    value: &Json,
+    table: &FieldTable,
+) -> Result<Vec<u8>, JsonError> {
     match side {
         Side::Serverbound => {
             let m = match name {

@@ -68,8 +68,8 @@ mod entid;
 mod field_table;
 mod float;
 mod input_flags;
-pub mod jump_table;
 pub mod json;
+pub mod jump_table;
 mod messages;
 mod side;
 mod string_nt;
@@ -85,10 +85,15 @@ pub use float::{Fixed64, Vf};
 pub use input_flags::InputFlags;
 pub use jump_table::{JumpTable, NoValue};
 pub use messages::*;
-pub use side::{Clientbound, Serverbound};
 pub(crate) use side::check_end;
+pub use side::{Clientbound, Serverbound};
 pub use string_nt::StringNt;
 pub use tank::Tank;
 pub use tera_packets::{Codec, Error, ErrorKind, Result};
 pub use update::{FieldData, FieldEntry, Upcreate, UpcreateKind, Update, UpdateView, Value};
 pub use varint::{MAX_VARINT_LEN, Vi, Vu, read_vu, unzigzag, vu_len, write_vu, zigzag};
+
+/// The README's examples, compiled and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

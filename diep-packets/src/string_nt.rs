@@ -156,6 +156,9 @@ mod tests {
         assert_eq!((e.kind(), e.offset()), (ErrorKind::UnterminatedString, 0));
         let e = StringNt::read_at(&mut Reader::at(b"ab\xff\0", 0)).unwrap_err();
         assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidUtf8, 2));
-        assert_eq!(StringNt::new("a\0b").unwrap_err().kind(), ErrorKind::NulInString);
+        assert_eq!(
+            StringNt::new("a\0b").unwrap_err().kind(),
+            ErrorKind::NulInString
+        );
     }
 }

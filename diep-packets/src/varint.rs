@@ -82,7 +82,7 @@ fn read_vu_near_end(r: &mut Reader<'_>) -> Result<u32> {
 pub const fn vu_len(value: u32) -> usize {
     // 1 + floor(bits / 7), bits = 32 - leading zeros (at least 1).
     let bits = 32 - (value | 1).leading_zeros() as usize;
-    (bits + 6) / 7
+    bits.div_ceil(7)
 }
 
 /// Writes `vu(value)` at the cursor (the shortest form).
@@ -216,7 +216,14 @@ mod tests {
 
     #[test]
     fn lengths_at_the_edges() {
-        for (v, len) in [(0, 1), (127, 1), (128, 2), (16383, 2), (16384, 3), (u32::MAX, 5)] {
+        for (v, len) in [
+            (0, 1),
+            (127, 1),
+            (128, 2),
+            (16383, 2),
+            (16384, 3),
+            (u32::MAX, 5),
+        ] {
             assert_eq!(vu_len(v), len, "{v}");
         }
     }

@@ -80,7 +80,9 @@ fn decoding_input_and_update_views_allocates_nothing() {
         .filter(|(_, name, _)| name == "Input")
         .map(|(_, _, b)| b.clone())
         .collect();
-    inputs.push(vec![0x01, 0x99, 0x10, 0x88, 0x81, 0x85, 0x02, 0x8a, 0xa7, 0x81, 0x0f]);
+    inputs.push(vec![
+        0x01, 0x99, 0x10, 0x88, 0x81, 0x85, 0x02, 0x8a, 0xa7, 0x81, 0x0f,
+    ]);
     let mut updates: Vec<Vec<u8>> = vectors
         .iter()
         .filter(|(_, name, _)| name == "Update")
@@ -107,14 +109,23 @@ fn decoding_input_and_update_views_allocates_nothing() {
         }
     });
     assert!(fields > 0);
-    assert_eq!(n, 0, "decoding {} inputs and {} updates allocated {n} times", inputs.len(), updates.len());
+    assert_eq!(
+        n,
+        0,
+        "decoding {} inputs and {} updates allocated {n} times",
+        inputs.len(),
+        updates.len()
+    );
 }
 
 #[test]
 fn encoding_into_a_reused_vector_allocates_nothing() {
     let table = FieldTable::builtin();
     let update = common::sample_update();
-    let input = Serverbound::decode(&[0x01, 0x99, 0x10, 0x88, 0x81, 0x85, 0x02, 0x8a, 0xa7, 0x81, 0x0f]).unwrap();
+    let input = Serverbound::decode(&[
+        0x01, 0x99, 0x10, 0x88, 0x81, 0x85, 0x02, 0x8a, 0xa7, 0x81, 0x0f,
+    ])
+    .unwrap();
     let mut out = Vec::with_capacity(4096);
     update.encode_into(table, &mut out).unwrap();
     let n = allocations(|| {

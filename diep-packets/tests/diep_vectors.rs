@@ -190,7 +190,8 @@ fn check_message(line: &Json, table: &FieldTable) -> Result<(), String> {
     if !same(&decoded.value, &line["value"]) {
         return Err(format!("decoded value {}", decoded.value));
     }
-    let encoded = json::encode(side, name, &line["value"], table).map_err(|e| format!("encode: {e}"))?;
+    let encoded =
+        json::encode(side, name, &line["value"], table).map_err(|e| format!("encode: {e}"))?;
     if encoded != bytes {
         return Err(format!("encoded {}", hex(&encoded)));
     }

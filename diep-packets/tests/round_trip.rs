@@ -18,7 +18,10 @@ fn round_trip<'a, T: Codec<'a> + PartialEq + std::fmt::Debug>(v: &T, buf: &'a mu
 }
 
 fn entid() -> impl Strategy<Value = EntId> {
-    prop_oneof![Just(EntId::NONE), (1u32.., any::<u32>()).prop_map(|(h, i)| EntId::new(h, i))]
+    prop_oneof![
+        Just(EntId::NONE),
+        (1u32.., any::<u32>()).prop_map(|(h, i)| EntId::new(h, i))
+    ]
 }
 
 fn text() -> impl Strategy<Value = String> {
@@ -29,9 +32,15 @@ fn value(encoding: Encoding) -> BoxedStrategy<Value<'static>> {
     match encoding {
         Encoding::Vu => any::<u32>().prop_map(Value::Vu).boxed(),
         Encoding::Vi => any::<i32>().prop_map(Value::Vi).boxed(),
-        Encoding::F32 => any::<u32>().prop_map(|b| Value::F32(f32::from_bits(b))).boxed(),
-        Encoding::Fixed64 => any::<i32>().prop_map(|s| Value::Fixed64(Fixed64::from_steps(s))).boxed(),
-        Encoding::StringNt => text().prop_map(|s| Value::Str(StringNt::new(s).unwrap())).boxed(),
+        Encoding::F32 => any::<u32>()
+            .prop_map(|b| Value::F32(f32::from_bits(b)))
+            .boxed(),
+        Encoding::Fixed64 => any::<i32>()
+            .prop_map(|s| Value::Fixed64(Fixed64::from_steps(s)))
+            .boxed(),
+        Encoding::StringNt => text()
+            .prop_map(|s| Value::Str(StringNt::new(s).unwrap()))
+            .boxed(),
         Encoding::EntId => entid().prop_map(Value::EntId).boxed(),
     }
 }
@@ -40,7 +49,12 @@ fn value(encoding: Encoding) -> BoxedStrategy<Value<'static>> {
 fn upcreate() -> impl Strategy<Value = Upcreate> {
     let table = FieldTable::builtin();
     let n_groups = table.groups().len();
-    (entid(), any::<bool>(), proptest::collection::vec(any::<bool>(), n_groups), any::<u64>())
+    (
+        entid(),
+        any::<bool>(),
+        proptest::collection::vec(any::<bool>(), n_groups),
+        any::<u64>(),
+    )
         .prop_flat_map(move |(entity, creation, pick, seed)| {
             let table = FieldTable::builtin();
             if creation {
@@ -54,19 +68,32 @@ fn upcreate() -> impl Strategy<Value = Upcreate> {
                         let enc = f.encoding();
                         match f.count() {
                             None => value(enc)
-                                .prop_map(move |v| FieldEntry { index: i as u32, data: FieldData::One(v) })
+                                .prop_map(move |v| FieldEntry {
+                                    index: i as u32,
+                                    data: FieldData::One(v),
+                                })
                                 .boxed(),
                             Some(n) => proptest::collection::vec(value(enc), n as usize)
                                 .prop_map(move |vs| FieldEntry {
                                     index: i as u32,
-                                    data: FieldData::Elements(vs.into_iter().enumerate().map(|(k, v)| (k as u32, v)).collect()),
+                                    data: FieldData::Elements(
+                                        vs.into_iter()
+                                            .enumerate()
+                                            .map(|(k, v)| (k as u32, v))
+                                            .collect(),
+                                    ),
                                 })
                                 .boxed(),
                         }
                     })
                     .collect();
                 (Just(entity), Just(groups), fields)
-                    .prop_map(|(entity, groups, fields)| Upcreate { entity, kind: UpcreateKind::Creation, groups, fields })
+                    .prop_map(|(entity, groups, fields)| Upcreate {
+                        entity,
+                        kind: UpcreateKind::Creation,
+                        groups,
+                        fields,
+                    })
                     .boxed()
             } else {
                 // A pseudo-random subset of the fields, by the seed's bits.
@@ -79,24 +106,45 @@ fn upcreate() -> impl Strategy<Value = Upcreate> {
                         let enc = f.update_encoding();
                         match f.count() {
                             None => value(enc)
-                                .prop_map(move |v| FieldEntry { index: i as u32, data: FieldData::One(v) })
+                                .prop_map(move |v| FieldEntry {
+                                    index: i as u32,
+                                    data: FieldData::One(v),
+                                })
                                 .boxed(),
-                            Some(n) => proptest::collection::btree_map(0..n, value(enc), 1..=n as usize)
-                                .prop_map(move |m| FieldEntry { index: i as u32, data: FieldData::Elements(m.into_iter().collect()) })
-                                .boxed(),
+                            Some(n) => {
+                                proptest::collection::btree_map(0..n, value(enc), 1..=n as usize)
+                                    .prop_map(move |m| FieldEntry {
+                                        index: i as u32,
+                                        data: FieldData::Elements(m.into_iter().collect()),
+                                    })
+                                    .boxed()
+                            }
                         }
                     })
                     .collect();
                 (Just(entity), fields)
-                    .prop_map(|(entity, fields)| Upcreate { entity, kind: UpcreateKind::Update, groups: vec![], fields })
+                    .prop_map(|(entity, fields)| Upcreate {
+                        entity,
+                        kind: UpcreateKind::Update,
+                        groups: vec![],
+                        fields,
+                    })
                     .boxed()
             }
         })
 }
 
 fn update() -> impl Strategy<Value = Update> {
-    (any::<u32>(), proptest::collection::vec(entid(), 0..5), proptest::collection::vec(upcreate(), 0..4))
-        .prop_map(|(tick, deletes, upcreates)| Update { tick, deletes, upcreates })
+    (
+        any::<u32>(),
+        proptest::collection::vec(entid(), 0..5),
+        proptest::collection::vec(upcreate(), 0..4),
+    )
+        .prop_map(|(tick, deletes, upcreates)| Update {
+            tick,
+            deletes,
+            upcreates,
+        })
 }
 
 proptest! {
@@ -186,20 +234,42 @@ fn an_update_through_another_builds_table() {
             kind: UpcreateKind::Update,
             groups: vec![],
             fields: vec![
-                FieldEntry { index: 0, data: FieldData::Elements(vec![(2, Value::Vu(9))]) },
-                FieldEntry { index: 2, data: FieldData::One(Value::Vi(-1)) },
+                FieldEntry {
+                    index: 0,
+                    data: FieldData::Elements(vec![(2, Value::Vu(9))]),
+                },
+                FieldEntry {
+                    index: 2,
+                    data: FieldData::One(Value::Vi(-1)),
+                },
             ],
         }],
     };
     let bytes = u.encode(&table).unwrap();
     // id, tick, 0 deletes, 1 upcreate, entity, 00 01, jump to 0 (00),
     // element jump to 2 (02) 09, close, jump +2 (03) vi(-1)=01, close.
-    assert_eq!(bytes, [0x00, 0x01, 0x00, 0x01, 0x01, 0x02, 0x00, 0x01, 0x00, 0x02, 0x09, 0x01, 0x03, 0x01, 0x01]);
+    assert_eq!(
+        bytes,
+        [
+            0x00, 0x01, 0x00, 0x01, 0x01, 0x02, 0x00, 0x01, 0x00, 0x02, 0x09, 0x01, 0x03, 0x01,
+            0x01
+        ]
+    );
     let view = UpdateView::decode(&bytes, &table).unwrap();
-    let names: Vec<String> = view.upcreates().flat_map(|u| u.fields().map(|f| f.field.name().to_owned()).collect::<Vec<_>>()).collect();
+    let names: Vec<String> = view
+        .upcreates()
+        .flat_map(|u| {
+            u.fields()
+                .map(|f| f.field.name().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
     assert_eq!(names, ["B.n", "A.x"]);
     // A field of the wrong kind is refused on encode.
     let mut wrong = u.clone();
     wrong.upcreates[0].fields[1].data = FieldData::One(Value::Vu(1));
-    assert_eq!(wrong.encode(&table).unwrap_err().kind(), ErrorKind::FieldMismatch { index: 2 });
+    assert_eq!(
+        wrong.encode(&table).unwrap_err().kind(),
+        ErrorKind::FieldMismatch { index: 2 }
+    );
 }

@@ -23,8 +23,15 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
 
 #[test]
 fn decodes_the_notes_input_message() {
-    let out = run(&["decode", "--side", "serverbound", "019910888185028aa7810f"], b"");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(
+        &["decode", "--side", "serverbound", "019910888185028aa7810f"],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Json = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["name"], "Input");
     assert_eq!(v["value"]["flags"], 2073);
@@ -57,13 +64,18 @@ fn jsonl_errors_say_what_and_where_and_exit_1() {
 /// equal, every hex identical.
 #[test]
 fn jsonl_round_trip_over_the_vectors() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/diep/vectors/messages.jsonl");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/diep/vectors/messages.jsonl");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("diep vectors not found at {}: skipped", path.display());
         return;
     };
     let decoded = run(&["decode", "--jsonl"], text.as_bytes());
-    assert!(decoded.status.success(), "{}", String::from_utf8_lossy(&decoded.stderr));
+    assert!(
+        decoded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&decoded.stderr)
+    );
     let decoded: Vec<Json> = String::from_utf8_lossy(&decoded.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
@@ -75,12 +87,19 @@ fn jsonl_round_trip_over_the_vectors() {
         again.push('\n');
     }
     let encoded = run(&["encode", "--jsonl"], again.as_bytes());
-    assert!(encoded.status.success(), "{}", String::from_utf8_lossy(&encoded.stderr));
+    assert!(
+        encoded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&encoded.stderr)
+    );
     let encoded: Vec<Json> = String::from_utf8_lossy(&encoded.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();
-    let source: Vec<Json> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let source: Vec<Json> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
     assert_eq!(decoded.len(), source.len());
     assert_eq!(encoded.len(), source.len());
     for ((s, d), e) in source.iter().zip(&decoded).zip(&encoded) {

@@ -1,8 +1,8 @@
 //! The simple types: little-endian integers and floats, and `bool`.
 
+use crate::codec::Codec;
 use crate::error::Result;
 use crate::reader::Reader;
-use crate::codec::Codec;
 use crate::wire::{Block, IntoOwned};
 use crate::writer::Writer;
 

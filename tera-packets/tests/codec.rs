@@ -3,8 +3,7 @@
 //! beside TERA's own variable fields.
 
 use tera_packets::{
-    Block, Codec, Error, ErrorKind, IntoOwned, Packet, Reader, Result, Str, Visit, Visitor,
-    Writer,
+    Block, Codec, Error, ErrorKind, IntoOwned, Packet, Reader, Result, Str, Visit, Visitor, Writer,
 };
 
 /// A length-prefixed run of bytes: `u8 len`, then `len` bytes.

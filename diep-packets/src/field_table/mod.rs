@@ -154,7 +154,9 @@ pub enum TableError {
     #[error("field table is not valid JSON of the expected shape: {0}")]
     Json(#[from] serde_json::Error),
     /// A group's `id` is not its index in `groups`.
-    #[error("group `{name}` has id {id} but is entry {index} of `groups` (ids must be 0, 1, 2, ...)")]
+    #[error(
+        "group `{name}` has id {id} but is entry {index} of `groups` (ids must be 0, 1, 2, ...)"
+    )]
     GroupId {
         /// The group.
         name: String,
@@ -330,11 +332,14 @@ impl FieldTable {
             .collect();
         for (index, name) in order.enumerate() {
             let found = name.split_once('.').and_then(|(group, field)| {
-                groups.iter().enumerate().find_map(|(gid, (gname, _, fields))| {
-                    (*gname == group)
-                        .then(|| fields.iter().find(|f| f.name == field).map(|f| (gid, f)))
-                        .flatten()
-                })
+                groups
+                    .iter()
+                    .enumerate()
+                    .find_map(|(gid, (gname, _, fields))| {
+                        (*gname == group)
+                            .then(|| fields.iter().find(|f| f.name == field).map(|f| (gid, f)))
+                            .flatten()
+                    })
             });
             let Some((gid, f)) = found else {
                 return Err(TableError::UnknownField {

@@ -26,7 +26,10 @@ pub fn vector_messages() -> Vec<(String, String, Vec<u8>)> {
         None => root.join("../shared/diep/vectors"),
     };
     let Ok(text) = std::fs::read_to_string(dir.join("messages.jsonl")) else {
-        eprintln!("diep vectors not found in {}: using the built-in samples only", dir.display());
+        eprintln!(
+            "diep vectors not found in {}: using the built-in samples only",
+            dir.display()
+        );
         return Vec::new();
     };
     text.lines()

@@ -137,9 +137,13 @@ fn decode(args: &DecodeArgs) -> Outcome {
         let mut bytes = Vec::new();
         return jsonl::run(|number, text, out| {
             let result = (|| {
-                let v: Json = serde_json::from_slice(text).map_err(|e| format!("line {number}: {e}"))?;
+                let v: Json =
+                    serde_json::from_slice(text).map_err(|e| format!("line {number}: {e}"))?;
                 let side = side_of(&v)?;
-                let h = v.get("hex").and_then(Json::as_str).ok_or("\"hex\" must be a string")?;
+                let h = v
+                    .get("hex")
+                    .and_then(Json::as_str)
+                    .ok_or("\"hex\" must be a string")?;
                 hex::decode_into(h, &mut bytes).map_err(|e| e.to_string())?;
                 let decoded = json::decode(side, &bytes, &table).map_err(|e| e.to_string())?;
                 Ok::<_, String>(decoded.to_json(side))
@@ -168,9 +172,13 @@ fn encode(args: &EncodeArgs) -> Outcome {
     if args.jsonl {
         return jsonl::run(|number, text, out| {
             let result = (|| {
-                let v: Json = serde_json::from_slice(text).map_err(|e| format!("line {number}: {e}"))?;
+                let v: Json =
+                    serde_json::from_slice(text).map_err(|e| format!("line {number}: {e}"))?;
                 let side = side_of(&v)?;
-                let name = v.get("name").and_then(Json::as_str).ok_or("\"name\" must be a string")?;
+                let name = v
+                    .get("name")
+                    .and_then(Json::as_str)
+                    .ok_or("\"name\" must be a string")?;
                 let value = v.get("value").ok_or("missing \"value\"")?;
                 let bytes = json::encode(side, name, value, &table).map_err(|e| e.to_string())?;
                 let mut h = String::with_capacity(bytes.len() * 2);
