@@ -15,10 +15,14 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run tera-defs");
+    // Written from a thread: the command answers line by line, so a big
+    // input fills the output pipe while it is still being written.
     let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin).expect("write stdin");
-    drop(input);
-    child.wait_with_output().expect("wait")
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().expect("wait");
+    writer.join().expect("writer thread").expect("write stdin");
+    output
 }
 
 #[test]
