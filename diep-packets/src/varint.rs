@@ -12,39 +12,56 @@ pub const MAX_VARINT_LEN: usize = 5;
 pub fn read_vu(r: &mut Reader<'_>) -> Result<u32> {
     let start = r.pos();
     let buf = r.buf();
-    // With 5 bytes in sight, one bounds check for the whole varint.
-    if let Some(w) = buf
+    // A window of 5 bytes, one bounds check for the whole varint. Near the
+    // end of the message the window is padded with zeros, which end a
+    // varint: one that needs a padding byte runs past the end.
+    let (window, available) = match buf
         .get(start..start.wrapping_add(MAX_VARINT_LEN))
         .and_then(|w| <[u8; MAX_VARINT_LEN]>::try_from(w).ok())
     {
-        let [b0, b1, b2, b3, b4] = w;
-        let mut v = u32::from(b0 & 0x7f);
-        if b0 < 0x80 {
-            r.set_pos(start + 1);
-            return Ok(v);
+        Some(w) => (w, MAX_VARINT_LEN),
+        None => {
+            let tail = buf.get(start..).unwrap_or_default();
+            let n = tail.len().min(MAX_VARINT_LEN - 1);
+            let mut w = [0u8; MAX_VARINT_LEN];
+            if let (Some(dst), Some(src)) = (w.get_mut(..n), tail.get(..n)) {
+                dst.copy_from_slice(src);
+            }
+            (w, n)
         }
-        v |= u32::from(b1 & 0x7f) << 7;
-        if b1 < 0x80 {
-            r.set_pos(start + 2);
-            return Ok(v);
-        }
-        v |= u32::from(b2 & 0x7f) << 14;
-        if b2 < 0x80 {
-            r.set_pos(start + 3);
-            return Ok(v);
-        }
-        v |= u32::from(b3 & 0x7f) << 21;
-        if b3 < 0x80 {
-            r.set_pos(start + 4);
-            return Ok(v);
-        }
-        if b4 > 0x0f {
-            return Err(fifth_byte_error(b4, start + 4));
-        }
-        r.set_pos(start + 5);
-        return Ok(v | (u32::from(b4) << 28));
+    };
+    let (value, len) = decode_window(window, start)?;
+    if len > available {
+        return Err(Error::new(ErrorKind::UnexpectedEnd, start));
     }
-    read_vu_near_end(r)
+    r.set_pos(start + len);
+    Ok(value)
+}
+
+/// The value and length of the varint at the front of `w`.
+#[inline(always)]
+fn decode_window(w: [u8; MAX_VARINT_LEN], start: usize) -> Result<(u32, usize)> {
+    let [b0, b1, b2, b3, b4] = w;
+    let mut v = u32::from(b0 & 0x7f);
+    if b0 < 0x80 {
+        return Ok((v, 1));
+    }
+    v |= u32::from(b1 & 0x7f) << 7;
+    if b1 < 0x80 {
+        return Ok((v, 2));
+    }
+    v |= u32::from(b2 & 0x7f) << 14;
+    if b2 < 0x80 {
+        return Ok((v, 3));
+    }
+    v |= u32::from(b3 & 0x7f) << 21;
+    if b3 < 0x80 {
+        return Ok((v, 4));
+    }
+    if b4 > 0x0f {
+        return Err(fifth_byte_error(b4, start + 4));
+    }
+    Ok((v | (u32::from(b4) << 28), 5))
 }
 
 /// The error of a 5th byte above `0x0f`.
@@ -55,26 +72,6 @@ fn fifth_byte_error(byte: u8, at: usize) -> Error {
     } else {
         Error::new(ErrorKind::VarintOverflow { byte }, at)
     }
-}
-
-/// [`read_vu`] within the last 4 bytes of the message, byte by byte.
-#[cold]
-#[inline(never)]
-fn read_vu_near_end(r: &mut Reader<'_>) -> Result<u32> {
-    let start = r.pos();
-    let buf = r.buf();
-    let mut value = 0u32;
-    for i in 0..MAX_VARINT_LEN - 1 {
-        let Some(&b) = buf.get(start + i) else {
-            break;
-        };
-        value |= u32::from(b & 0x7f) << (7 * i);
-        if b & 0x80 == 0 {
-            r.set_pos(start + i + 1);
-            return Ok(value);
-        }
-    }
-    Err(Error::new(ErrorKind::UnexpectedEnd, start))
 }
 
 /// The bytes `vu(value)` takes: 1 to 5.
