@@ -11,25 +11,7 @@ pub const MAX_VARINT_LEN: usize = 5;
 #[inline]
 pub fn read_vu(r: &mut Reader<'_>) -> Result<u32> {
     let start = r.pos();
-    let buf = r.buf();
-    // A window of 5 bytes, one bounds check for the whole varint. Near the
-    // end of the message the window is padded with zeros, which end a
-    // varint: one that needs a padding byte runs past the end.
-    let (window, available) = match buf
-        .get(start..start.wrapping_add(MAX_VARINT_LEN))
-        .and_then(|w| <[u8; MAX_VARINT_LEN]>::try_from(w).ok())
-    {
-        Some(w) => (w, MAX_VARINT_LEN),
-        None => {
-            let tail = buf.get(start..).unwrap_or_default();
-            let n = tail.len().min(MAX_VARINT_LEN - 1);
-            let mut w = [0u8; MAX_VARINT_LEN];
-            if let (Some(dst), Some(src)) = (w.get_mut(..n), tail.get(..n)) {
-                dst.copy_from_slice(src);
-            }
-            (w, n)
-        }
-    };
+    let (window, available) = window_at(r.buf(), start);
     let (value, len) = decode_window(window, start)?;
     if len > available {
         return Err(Error::new(ErrorKind::UnexpectedEnd, start));
@@ -38,26 +20,49 @@ pub fn read_vu(r: &mut Reader<'_>) -> Result<u32> {
     Ok(value)
 }
 
-/// The value and length of the varint at the front of `w`.
+/// The 8 bytes at `start` as a little-endian `u64` (one load), and how
+/// many of them are in `buf`. Past the end the window holds zeros, which
+/// end a varint: one that needs such a byte runs past the end. Near the end
+/// the window is the message's last 8 bytes, shifted (no byte copies, whose
+/// stores a load of the window would wait for).
 #[inline(always)]
-fn decode_window(w: [u8; MAX_VARINT_LEN], start: usize) -> Result<(u32, usize)> {
-    let [b0, b1, b2, b3, b4] = w;
-    let mut v = u32::from(b0 & 0x7f);
-    if b0 < 0x80 {
-        return Ok((v, 1));
+fn window_at(buf: &[u8], start: usize) -> (u64, usize) {
+    let load = |at: usize| {
+        buf.get(at..at.wrapping_add(8))
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map(u64::from_le_bytes)
+    };
+    if let Some(w) = load(start) {
+        return (w, 8);
     }
-    v |= u32::from(b1 & 0x7f) << 7;
-    if b1 < 0x80 {
-        return Ok((v, 2));
+    let available = buf.len().saturating_sub(start);
+    let end = buf.len().wrapping_sub(8);
+    match load(end) {
+        Some(w) if available > 0 => (w >> (8 * (8 - available)), available),
+        _ => {
+            // Messages shorter than 8 bytes.
+            let mut w = 0u64;
+            for (i, &b) in buf.get(start..).unwrap_or_default().iter().enumerate() {
+                w |= u64::from(b) << (8 * i);
+            }
+            (w, available)
+        }
     }
-    v |= u32::from(b2 & 0x7f) << 14;
-    if b2 < 0x80 {
-        return Ok((v, 3));
+}
+
+/// The value and length of the varint in the low bytes of `w`.
+#[inline(always)]
+fn decode_window(w: u64, start: usize) -> Result<(u32, usize)> {
+    let byte = |i: u32| (w >> (8 * i)) as u8;
+    let mut v = 0u32;
+    for i in 0..4u32 {
+        let b = byte(i);
+        v |= u32::from(b & 0x7f) << (7 * i);
+        if b < 0x80 {
+            return Ok((v, i as usize + 1));
+        }
     }
-    v |= u32::from(b3 & 0x7f) << 21;
-    if b3 < 0x80 {
-        return Ok((v, 4));
-    }
+    let b4 = byte(4);
     if b4 > 0x0f {
         return Err(fifth_byte_error(b4, start + 4));
     }
