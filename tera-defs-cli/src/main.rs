@@ -72,6 +72,8 @@ enum Command {
     Dc(cmd::dc::DcArgs),
     /// World data (.zgd geometry, .apd path graphs): info, export, path.
     World(cmd::world::WorldArgs),
+    /// diep.io messages: decode to JSON, encode from JSON.
+    Diep(cmd::diep::DiepArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => cmd::diff::run(args),
         Command::Dc(args) => cmd::dc::run(args),
         Command::World(args) => cmd::world::run(args),
+        Command::Diep(args) => cmd::diep::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -67,6 +67,7 @@
 mod arbitrary;
 mod array;
 mod bytes;
+mod codec;
 mod error;
 #[cfg(feature = "serde")]
 pub mod json;
@@ -83,6 +84,7 @@ mod writer;
 
 pub use array::{Array, Chain, Elem, Iter};
 pub use bytes::Bytes;
+pub use codec::Codec;
 pub use error::{Error, ErrorKind, Result};
 pub use protocol_map::{MapError, ProtocolMap, StaticMap};
 pub use reader::{HEADER_LEN, Reader};

@@ -30,6 +30,23 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A reader over `buf` positioned at `pos`: for messages without
+    /// TERA's header (another protocol's frame, whose cursor starts after
+    /// its id byte, say). Offsets in errors stay absolute in `buf`.
+    pub fn at(buf: &'a [u8], pos: usize) -> Self {
+        Reader {
+            buf,
+            pos,
+            budget: buf.len(),
+        }
+    }
+
+    /// The bytes after the cursor.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.buf.len().saturating_sub(self.pos)
+    }
+
     /// A reader over data that was validated before (it has no budget).
     pub(crate) fn validated(buf: &'a [u8], pos: usize) -> Self {
         Reader {

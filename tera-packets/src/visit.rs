@@ -65,6 +65,11 @@ pub trait Visitor: Sized {
     fn str(&mut self, value: &Str<'_>) {
         let _ = value;
     }
+    /// A UTF-8 string (another protocol's text, e.g. diep.io's `stringNT`).
+    #[inline]
+    fn text(&mut self, value: &str) {
+        let _ = value;
+    }
     /// A `bytes` field.
     #[inline]
     fn bytes(&mut self, value: &[u8]) {

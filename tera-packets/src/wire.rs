@@ -1,6 +1,8 @@
 //! The traits that carry the wire format: one per role a type can play.
 //!
-//! A field's encoding lives in its type's [`Wire`] impl; a block (the root of
+//! A field's encoding lives in its type's [`Wire`] impl (for types read
+//! at the cursor with no metadata, its [`Codec`](crate::Codec) impl, which
+//! gives `Wire` through a blanket impl); a block (the root of
 //! a packet or an array element) adds its metadata area through [`Block`];
 //! [`Packet`] adds the header. The derive macros write these impls for
 //! structs by calling the impls of the field types, so adding an encoding is

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod dc;
 pub mod decode;
+pub mod diep;
 pub mod diff;
 pub mod encode;
 pub mod generate;

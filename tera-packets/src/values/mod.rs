@@ -13,27 +13,26 @@ pub use customize::Customize;
 pub use skill_id::{SkillId, SkillId32};
 pub use vec3::{Vec3, Vec3fa};
 
-/// Implements [`Wire`](crate::Wire), [`Block`](crate::Block) and
+/// Implements [`Codec`](crate::Codec) (and so `Wire`), [`Block`](crate::Block) and
 /// [`IntoOwned`](crate::IntoOwned) for a value type with
 /// `from_le_bytes([u8; N])` and `to_le_bytes() -> [u8; N]` methods.
 macro_rules! value_wire {
     ($ty:ty, $n:expr) => {
-        impl<'a> $crate::Wire<'a> for $ty {
-            const META_WORDS: usize = 0;
+        impl<'a> $crate::Codec<'a> for $ty {
             const FIXED_SIZE: Option<usize> = Some($n);
 
             #[inline]
-            fn read(r: &mut $crate::Reader<'a>, _meta: usize) -> $crate::Result<Self> {
+            fn read_at(r: &mut $crate::Reader<'a>) -> $crate::Result<Self> {
                 Ok(<$ty>::from_le_bytes(r.array::<$n>()?))
             }
 
             #[inline]
-            fn wire_len(&self) -> usize {
+            fn byte_len(&self) -> usize {
                 $n
             }
 
             #[inline]
-            fn write(&self, w: &mut $crate::Writer<'_>, _meta: usize) {
+            fn write_at(&self, w: &mut $crate::Writer<'_>) {
                 w.put_array(self.to_le_bytes());
             }
         }
