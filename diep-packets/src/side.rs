@@ -111,6 +111,9 @@ impl<'a> Serverbound<'a> {
     /// Decodes a whole message (id byte included). Strings borrow from
     /// `msg`; nothing is allocated. Strict: bytes after the last field are
     /// an error.
+    // Inlined, the message is built where the caller reads it instead of
+    // being stored through the returned `Result` and loaded back.
+    #[inline]
     pub fn decode(msg: &'a [u8]) -> Result<Self> {
         let (id, mut r) = open(msg)?;
         let message = match id {
