@@ -1,5 +1,7 @@
 //! Prints one markdown table of every figure: ns per packet for (a) decode,
-//! (b) decode + visit, (c) encode of the decoded value, (d) encode of an
+//! (b) decode + visit (every string decoded to a new `String`), (b2) the
+//! same with every string decoded into one reused `String`
+//! (`Str::decode_into`), (c) encode of the decoded value, (d) encode of an
 //! owned value; the hand-written codecs; generated/hand-written; and the
 //! speed-up over the JS reference timed in the same run.
 //!
@@ -81,8 +83,9 @@ mod table {
         }
     }
 
-    /// One run's figures of one packet: gen (a) (b) (c) (d), hand (a) (b) (c).
-    type Run = [Option<f64>; 7];
+    /// One run's figures of one packet: gen (a) (b) (c) (d), hand (a) (b)
+    /// (c), gen (b2).
+    type Run = [Option<f64>; 8];
 
     fn generated<F: Family>(bytes: &[u8], run: &mut Run) {
         let mut buf = vec![0u8; 65536];
@@ -95,6 +98,8 @@ mod table {
         run[1] = Some(time(|| ops::visit::<F>(black_box(bytes))));
         run[2] = Some(time(|| ops::encode::<F>(black_box(&view), &mut buf)));
         run[3] = Some(time(|| ops::encode_owned::<F>(black_box(&owned), &mut buf)));
+        let mut text = String::with_capacity(1024);
+        run[7] = Some(time(|| ops::visit_reused::<F>(black_box(bytes), &mut text)));
     }
 
     fn handwritten<H: Hand>(bytes: &[u8], run: &mut Run) {
@@ -161,7 +166,7 @@ mod table {
         for r in 0..runs {
             eprintln!("run {}/{runs}", r + 1);
             for (p, runs_of_p) in packets.iter().zip(&mut all) {
-                let mut run = [None; 7];
+                let mut run = [None; 8];
                 with_family!(p.def.as_str(), F => generated::<F>(&p.bytes, &mut run), _ => ());
                 with_hand!(p.def.as_str(), H => handwritten::<H>(&p.bytes, &mut run), _ => ());
                 runs_of_p.push(run);
@@ -188,8 +193,12 @@ mod table {
         }
     }
 
-    /// A packet's row: the 7 medians, gen/hand for (a)-(c), vs JS for (a)-(d).
-    type Row = ([Option<f64>; 7], [Option<f64>; 3], [Option<f64>; 4]);
+    /// A packet's row: the 8 medians, gen/hand for (a)-(c), vs JS for (a),
+    /// (b), (b2), (c), (d).
+    type Row = ([Option<f64>; 8], [Option<f64>; 3], [Option<f64>; 5]);
+
+    /// The columns of the table in order: index into `Run`.
+    const SHOWN: [usize; 8] = [0, 1, 7, 2, 3, 4, 5, 6];
 
     fn print_table(packets: &[BenchPacket], all: &[Vec<Run>], js: Option<&Js>) {
         let mut heads = vec![
@@ -197,6 +206,7 @@ mod table {
             "bytes",
             "(a) decode",
             "(b) visit",
+            "(b2) visit reused",
             "(c) encode",
             "(d) encode owned",
             "hand (a)",
@@ -212,6 +222,7 @@ mod table {
                 "JS write",
                 "vs JS (a)",
                 "vs JS (b)",
+                "vs JS (b2)",
                 "vs JS (c)",
                 "vs JS (d)",
             ]);
@@ -221,8 +232,8 @@ mod table {
         let mut rows: Vec<Row> = Vec::new();
         let mut mismatched: Vec<&str> = Vec::new();
         for (p, runs) in packets.iter().zip(all) {
-            let st: Vec<Option<(f64, f64, f64)>> = (0..7).map(|k| stats(runs, k)).collect();
-            let med: [Option<f64>; 7] = std::array::from_fn(|k| st[k].map(|s| s.0));
+            let st: Vec<Option<(f64, f64, f64)>> = (0..8).map(|k| stats(runs, k)).collect();
+            let med: [Option<f64>; 8] = std::array::from_fn(|k| st[k].map(|s| s.0));
             // Generated and hand-written code are timed next to each other
             // in every run: the median of the per-run ratios is steadier on
             // a noisy machine than the ratio of the medians.
@@ -237,10 +248,13 @@ mod table {
             if figures.is_some_and(|f| !f.same_bytes) {
                 mismatched.push(&p.def);
             }
-            let js_ns = figures.map(|f| [f.read.0, f.read.0, f.write.0, f.write.0]);
-            let vs_js: [Option<f64>; 4] = std::array::from_fn(|k| Some(js_ns?[k] / med[k]?));
+            // (a), (b), (b2) against the JS read; (c), (d) against its write.
+            let js_ns = figures.map(|f| [f.read.0, f.read.0, f.read.0, f.write.0, f.write.0]);
+            let gen_cols = [0, 1, 7, 2, 3];
+            let vs_js: [Option<f64>; 5] =
+                std::array::from_fn(|k| Some(js_ns?[k] / med[gen_cols[k]]?));
             let mut cells = vec![p.def.clone(), p.bytes.len().to_string()];
-            cells.extend((0..7).map(|k| range(st[k])));
+            cells.extend(SHOWN.iter().map(|&k| range(st[k])));
             cells.extend(gen_hand.iter().map(|&x| ratio(x)));
             if js.is_some() {
                 cells.push(range(figures.map(|f| f.read)));
@@ -252,11 +266,11 @@ mod table {
         }
         let g = |f: &dyn Fn(&Row) -> Option<f64>| geomean(rows.iter().filter_map(f));
         let mut cells = vec!["**geometric mean**".to_string(), String::new()];
-        cells.extend((0..7).map(|k| ns(g(&|r| r.0[k]))));
+        cells.extend(SHOWN.iter().map(|&k| ns(g(&|r| r.0[k]))));
         cells.extend((0..3).map(|k| ratio(g(&|r| r.1[k]))));
         if js.is_some() {
             cells.extend([String::new(), String::new()]);
-            cells.extend((0..4).map(|k| speedup(g(&|r| r.2[k]))));
+            cells.extend((0..5).map(|k| speedup(g(&|r| r.2[k]))));
             println!("| {} |", cells.join(" | "));
             let worst = |k: usize| {
                 rows.iter()
@@ -264,8 +278,8 @@ mod table {
                     .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
             };
             let mut cells = vec!["**lowest vs JS**".to_string()];
-            cells.extend((1..heads.len() - 4).map(|_| String::new()));
-            cells.extend((0..4).map(|k| speedup(worst(k))));
+            cells.extend((1..heads.len() - 5).map(|_| String::new()));
+            cells.extend((0..5).map(|k| speedup(worst(k))));
             println!("| {} |", cells.join(" | "));
         } else {
             println!("| {} |", cells.join(" | "));
