@@ -53,19 +53,43 @@ pub fn find_nul(bytes: &[u8]) -> Option<usize> {
         .map(|k| 8 * words.len() + 2 * k)
 }
 
+/// Whether every code unit of UTF-16LE `bytes` is ASCII: eight bytes at a
+/// time with one mask.
+#[inline]
+fn all_ascii_units(bytes: &[u8]) -> bool {
+    let (words, rest) = bytes.as_chunks::<8>();
+    let seen = words
+        .iter()
+        .fold(0, |seen, w| seen | u64::from_le_bytes(*w));
+    let (units, _) = rest.as_chunks::<2>();
+    seen & NON_ASCII_UNITS == 0 && units.iter().all(|u| matches!(u, [0..0x80, 0]))
+}
+
 /// The UTF-8 of UTF-16LE `bytes`, with U+FFFD for unpaired surrogates (an
 /// odd trailing byte is ignored).
+#[allow(unsafe_code)]
 #[inline]
 pub fn decode_lossy(bytes: &[u8]) -> String {
-    // Sized for ASCII, the common case, unless the first unit is not
-    // ASCII (then sized for any text): a text that turns out otherwise
-    // reallocates once. Scanning the whole text first costs more on a
-    // short ASCII name than the reallocation it would save elsewhere.
-    let units = bytes.len() / 2;
-    let first_ascii = matches!(bytes, [0..0x80, 0, ..] | [] | [_]);
-    let mut out = String::with_capacity(if first_ascii { units } else { units * 3 });
-    decode_lossy_into(bytes, &mut out);
-    out
+    // A new `String` of the right size, so one allocation: a word-at-a-time
+    // check first (cheaper than the reallocation it saves on other text),
+    // then the narrowing pass of `decode_lossy_into` without its check.
+    let (units, _) = bytes.as_chunks::<2>();
+    if !all_ascii_units(bytes) {
+        let mut out = String::with_capacity(units.len() * 3);
+        push_mixed(bytes, &mut out);
+        return out;
+    }
+    let mut ascii = Vec::with_capacity(units.len());
+    for (dst, unit) in ascii.spare_capacity_mut().iter_mut().zip(units) {
+        dst.write(u16::from_le_bytes(*unit) as u8);
+    }
+    // SAFETY: the capacity is `units.len()` and the loop initialised that
+    // many bytes, each the low byte of a unit `all_ascii_units` found below
+    // 0x80: ASCII, which is UTF-8.
+    unsafe {
+        ascii.set_len(units.len());
+        String::from_utf8_unchecked(ascii)
+    }
 }
 
 /// Appends the UTF-8 of UTF-16LE `bytes` to `out`, replacing unpaired
