@@ -45,6 +45,8 @@ mod table {
     use tera_data::Packet;
 
     const BATCH: Duration = Duration::from_millis(2);
+    /// A JS figure whose max is more than this times its min is flagged.
+    const NOISY: f64 = 1.5;
     const BATCHES: usize = 15;
 
     /// ns per call of `f`: the median of `BATCHES` batches of ~`BATCH`.
@@ -231,6 +233,7 @@ mod table {
         println!("|---|{}", "--:|".repeat(heads.len() - 1));
         let mut rows: Vec<Row> = Vec::new();
         let mut mismatched: Vec<&str> = Vec::new();
+        let mut noisy: Vec<&str> = Vec::new();
         for (p, runs) in packets.iter().zip(all) {
             let st: Vec<Option<(f64, f64, f64)>> = (0..8).map(|k| stats(runs, k)).collect();
             let med: [Option<f64>; 8] = std::array::from_fn(|k| st[k].map(|s| s.0));
@@ -247,6 +250,10 @@ mod table {
             let figures = js.and_then(|js| js.by_def.get(&p.def));
             if figures.is_some_and(|f| !f.same_bytes) {
                 mismatched.push(&p.def);
+            }
+            let wide = |(_, lo, hi): (f64, f64, f64)| hi > NOISY * lo;
+            if figures.is_some_and(|f| wide(f.read) || wide(f.write)) {
+                noisy.push(&p.def);
             }
             // (a), (b), (b2) against the JS read; (c), (d) against its write.
             let js_ns = figures.map(|f| [f.read.0, f.read.0, f.read.0, f.write.0, f.write.0]);
@@ -283,6 +290,13 @@ mod table {
             println!("| {} |", cells.join(" | "));
         } else {
             println!("| {} |", cells.join(" | "));
+        }
+        if !noisy.is_empty() {
+            println!(
+                "\nThe JS runs of {} spread over more than {NOISY}x (max/min): the machine \
+                 was busy; their ratios are unreliable.",
+                noisy.join(", ")
+            );
         }
         if !mismatched.is_empty() {
             println!(
