@@ -1,11 +1,18 @@
 //! Prints one markdown table of every figure: ns per packet for (a) decode,
-//! (b) decode + visit, (c) encode of the decoded value, (d) encode of an
+//! (b) decode + visit (every string decoded to a new `String`), (b2) the
+//! same with every string decoded into one reused `String`
+//! (`Str::decode_into`), (c) encode of the decoded value, (d) encode of an
 //! owned value; the hand-written codecs; generated/hand-written; and the
-//! speed-up over the JS reference (`../shared/bench/README.md`).
+//! speed-up over the JS reference timed in the same run.
 //!
 //! ```text
 //! TERA_DATA_DIR=/work/shared/tera-data cargo bench --bench table
 //! ```
+//!
+//! The JS figures come from `node $TERA_DATA_DIR/../bench/js/bench.js`, run
+//! before the Rust figures (about 70 s), or from the JSON lines it wrote
+//! earlier in the session, named by `TERA_JS_FIGURES` (`none`: no JS
+//! columns). The table's first line says which.
 //!
 //! Each cell is the median of `TABLE_RUNS` runs (default 5), each run the
 //! median of 15 batches of ~2 ms; the range over the runs follows in
@@ -31,12 +38,15 @@ mod table {
     use std::time::{Duration, Instant};
 
     use crate::common::data::{self, BenchPacket};
+    use crate::common::js::{self, Js};
     use crate::common::ops::{self, hand};
     use crate::common::types::{Family, with_family};
     use crate::handwritten::{Codec, Hand, with_hand};
     use tera_data::Packet;
 
     const BATCH: Duration = Duration::from_millis(2);
+    /// A JS figure whose max is more than this times its min is flagged.
+    const NOISY: f64 = 1.5;
     const BATCHES: usize = 15;
 
     /// ns per call of `f`: the median of `BATCHES` batches of ~`BATCH`.
@@ -75,8 +85,9 @@ mod table {
         }
     }
 
-    /// One run's figures of one packet: gen (a) (b) (c) (d), hand (a) (b) (c).
-    type Run = [Option<f64>; 7];
+    /// One run's figures of one packet: gen (a) (b) (c) (d), hand (a) (b)
+    /// (c), gen (b2).
+    type Run = [Option<f64>; 8];
 
     fn generated<F: Family>(bytes: &[u8], run: &mut Run) {
         let mut buf = vec![0u8; 65536];
@@ -89,6 +100,8 @@ mod table {
         run[1] = Some(time(|| ops::visit::<F>(black_box(bytes))));
         run[2] = Some(time(|| ops::encode::<F>(black_box(&view), &mut buf)));
         run[3] = Some(time(|| ops::encode_owned::<F>(black_box(&owned), &mut buf)));
+        let mut text = String::with_capacity(1024);
+        run[7] = Some(time(|| ops::visit_reused::<F>(black_box(bytes), &mut text)));
     }
 
     fn handwritten<H: Hand>(bytes: &[u8], run: &mut Run) {
@@ -141,17 +154,28 @@ mod table {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(5);
+        // JS first: the Rust runs follow within minutes.
+        let js = match (data::bench_dir(), data::defs_dir()) {
+            (Some(bench), Some(defs)) => js::figures(&bench, &defs),
+            _ => Err("TERA_DATA_DIR is not set".into()),
+        };
+        let notice = match &js {
+            Ok(js) => js.source.clone(),
+            Err(why) => format!("No JS figures ({why}): Rust columns only."),
+        };
+        eprintln!("benches/table: {notice}");
         let mut all: Vec<Vec<Run>> = vec![Vec::new(); packets.len()];
         for r in 0..runs {
             eprintln!("run {}/{runs}", r + 1);
             for (p, runs_of_p) in packets.iter().zip(&mut all) {
-                let mut run = [None; 7];
+                let mut run = [None; 8];
                 with_family!(p.def.as_str(), F => generated::<F>(&p.bytes, &mut run), _ => ());
                 with_hand!(p.def.as_str(), H => handwritten::<H>(&p.bytes, &mut run), _ => ());
                 runs_of_p.push(run);
             }
         }
-        print_table(&packets, &all);
+        println!("{notice}\n");
+        print_table(&packets, &all, js.as_ref().ok());
     }
 
     /// Median and range over the runs of column `k`.
@@ -164,21 +188,55 @@ mod table {
         Some((m, xs[0], xs[xs.len() - 1]))
     }
 
-    /// A packet's row: the 7 medians, gen/hand for (a)-(c), vs JS for (a)-(d).
-    type Row = ([Option<f64>; 7], [Option<f64>; 3], [Option<f64>; 4]);
+    fn range(st: Option<(f64, f64, f64)>) -> String {
+        match st {
+            Some((m, lo, hi)) => format!("{} [{}–{}]", ns(Some(m)), ns(Some(lo)), ns(Some(hi))),
+            None => "–".into(),
+        }
+    }
 
-    fn print_table(packets: &[BenchPacket], all: &[Vec<Run>]) {
-        println!(
-            "| packet | bytes | (a) decode | (b) visit | (c) encode | (d) encode owned \
-             | hand (a) | hand (b) | hand (c) | gen/hand (a) | gen/hand (b) | gen/hand (c) \
-             | vs JS (a) | vs JS (b) | vs JS (c) | vs JS (d) |"
-        );
-        println!("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-        // Per packet: medians of the 7 columns, then the 3 ratios and 4 speed-ups.
+    /// A packet's row: the 8 medians, gen/hand for (a)-(c), vs JS for (a),
+    /// (b), (b2), (c), (d).
+    type Row = ([Option<f64>; 8], [Option<f64>; 3], [Option<f64>; 5]);
+
+    /// The columns of the table in order: index into `Run`.
+    const SHOWN: [usize; 8] = [0, 1, 7, 2, 3, 4, 5, 6];
+
+    fn print_table(packets: &[BenchPacket], all: &[Vec<Run>], js: Option<&Js>) {
+        let mut heads = vec![
+            "packet",
+            "bytes",
+            "(a) decode",
+            "(b) visit",
+            "(b2) visit reused",
+            "(c) encode",
+            "(d) encode owned",
+            "hand (a)",
+            "hand (b)",
+            "hand (c)",
+            "gen/hand (a)",
+            "gen/hand (b)",
+            "gen/hand (c)",
+        ];
+        if js.is_some() {
+            heads.extend([
+                "JS read",
+                "JS write",
+                "vs JS (a)",
+                "vs JS (b)",
+                "vs JS (b2)",
+                "vs JS (c)",
+                "vs JS (d)",
+            ]);
+        }
+        println!("| {} |", heads.join(" | "));
+        println!("|---|{}", "--:|".repeat(heads.len() - 1));
         let mut rows: Vec<Row> = Vec::new();
+        let mut mismatched: Vec<&str> = Vec::new();
+        let mut noisy: Vec<&str> = Vec::new();
         for (p, runs) in packets.iter().zip(all) {
-            let st: Vec<Option<(f64, f64, f64)>> = (0..7).map(|k| stats(runs, k)).collect();
-            let med: [Option<f64>; 7] = std::array::from_fn(|k| st[k].map(|s| s.0));
+            let st: Vec<Option<(f64, f64, f64)>> = (0..8).map(|k| stats(runs, k)).collect();
+            let med: [Option<f64>; 8] = std::array::from_fn(|k| st[k].map(|s| s.0));
             // Generated and hand-written code are timed next to each other
             // in every run: the median of the per-run ratios is steadier on
             // a noisy machine than the ratio of the medians.
@@ -189,62 +247,62 @@ mod table {
                     .collect();
                 (!ratios.is_empty()).then(|| median(&mut ratios))
             });
-            let js = [p.js_read_ns, p.js_read_ns, p.js_write_ns, p.js_write_ns];
-            let vs_js: [Option<f64>; 4] = std::array::from_fn(|k| Some(js[k] / med[k]?));
-            let cell = |k: usize| match st[k] {
-                Some((m, lo, hi)) => format!("{} [{}–{}]", ns(Some(m)), ns(Some(lo)), ns(Some(hi))),
-                None => "–".into(),
-            };
-            println!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                p.def,
-                p.bytes.len(),
-                cell(0),
-                cell(1),
-                cell(2),
-                cell(3),
-                cell(4),
-                cell(5),
-                cell(6),
-                ratio(gen_hand[0]),
-                ratio(gen_hand[1]),
-                ratio(gen_hand[2]),
-                speedup(vs_js[0]),
-                speedup(vs_js[1]),
-                speedup(vs_js[2]),
-                speedup(vs_js[3]),
-            );
+            let figures = js.and_then(|js| js.by_def.get(&p.def));
+            if figures.is_some_and(|f| !f.same_bytes) {
+                mismatched.push(&p.def);
+            }
+            let wide = |(_, lo, hi): (f64, f64, f64)| hi > NOISY * lo;
+            if figures.is_some_and(|f| wide(f.read) || wide(f.write)) {
+                noisy.push(&p.def);
+            }
+            // (a), (b), (b2) against the JS read; (c), (d) against its write.
+            let js_ns = figures.map(|f| [f.read.0, f.read.0, f.read.0, f.write.0, f.write.0]);
+            let gen_cols = [0, 1, 7, 2, 3];
+            let vs_js: [Option<f64>; 5] =
+                std::array::from_fn(|k| Some(js_ns?[k] / med[gen_cols[k]]?));
+            let mut cells = vec![p.def.clone(), p.bytes.len().to_string()];
+            cells.extend(SHOWN.iter().map(|&k| range(st[k])));
+            cells.extend(gen_hand.iter().map(|&x| ratio(x)));
+            if js.is_some() {
+                cells.push(range(figures.map(|f| f.read)));
+                cells.push(range(figures.map(|f| f.write)));
+                cells.extend(vs_js.iter().map(|&x| speedup(x)));
+            }
+            println!("| {} |", cells.join(" | "));
             rows.push((med, gen_hand, vs_js));
         }
         let g = |f: &dyn Fn(&Row) -> Option<f64>| geomean(rows.iter().filter_map(f));
-        println!(
-            "| **geometric mean** | | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            ns(g(&|r| r.0[0])),
-            ns(g(&|r| r.0[1])),
-            ns(g(&|r| r.0[2])),
-            ns(g(&|r| r.0[3])),
-            ns(g(&|r| r.0[4])),
-            ns(g(&|r| r.0[5])),
-            ns(g(&|r| r.0[6])),
-            ratio(g(&|r| r.1[0])),
-            ratio(g(&|r| r.1[1])),
-            ratio(g(&|r| r.1[2])),
-            speedup(g(&|r| r.2[0])),
-            speedup(g(&|r| r.2[1])),
-            speedup(g(&|r| r.2[2])),
-            speedup(g(&|r| r.2[3])),
-        );
-        let worst = |k: usize| {
-            rows.iter()
-                .filter_map(|r| r.2[k])
-                .fold(f64::INFINITY, f64::min)
-        };
-        println!(
-            "| **lowest vs JS** | | | | | | | | | | | | {} | {} | {} | {} |",
-            speedup(Some(worst(0))),
-            speedup(Some(worst(1))),
-            speedup(Some(worst(2))),
-            speedup(Some(worst(3))),
-        );
+        let mut cells = vec!["**geometric mean**".to_string(), String::new()];
+        cells.extend(SHOWN.iter().map(|&k| ns(g(&|r| r.0[k]))));
+        cells.extend((0..3).map(|k| ratio(g(&|r| r.1[k]))));
+        if js.is_some() {
+            cells.extend([String::new(), String::new()]);
+            cells.extend((0..5).map(|k| speedup(g(&|r| r.2[k]))));
+            println!("| {} |", cells.join(" | "));
+            let worst = |k: usize| {
+                rows.iter()
+                    .filter_map(|r| r.2[k])
+                    .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
+            };
+            let mut cells = vec!["**lowest vs JS**".to_string()];
+            cells.extend((1..heads.len() - 5).map(|_| String::new()));
+            cells.extend((0..5).map(|k| speedup(worst(k))));
+            println!("| {} |", cells.join(" | "));
+        } else {
+            println!("| {} |", cells.join(" | "));
+        }
+        if !noisy.is_empty() {
+            println!(
+                "\nThe JS runs of {} spread over more than {NOISY}x (max/min): the machine \
+                 was busy; their ratios are unreliable.",
+                noisy.join(", ")
+            );
+        }
+        if !mismatched.is_empty() {
+            println!(
+                "\nThe JS writer did not reproduce the bytes of: {}.",
+                mismatched.join(", ")
+            );
+        }
     }
 }

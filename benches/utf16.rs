@@ -35,6 +35,15 @@ fn decode(c: &mut Criterion) {
                 black_box(&text);
             })
         });
+        // Into a `String` the caller reuses: no allocation.
+        let mut out = String::with_capacity(3 * s.len_utf16());
+        g.bench_function(format!("{name}_reused"), |b| {
+            b.iter(|| {
+                out.clear();
+                black_box(&s).decode_into(&mut out);
+                black_box(&out);
+            })
+        });
     }
     g.finish();
 }

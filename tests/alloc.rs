@@ -155,3 +155,37 @@ fn bench_packets_decode_and_encode_without_allocating() {
     }
     assert_eq!(packets.len(), 8);
 }
+
+/// `Str::decode_into` a `String` with room allocates nothing; without room,
+/// once for ASCII, at most twice otherwise; the text is the same either way.
+#[test]
+fn str_decode_into_a_string_with_room_allocates_nothing() {
+    use tera_data::Str;
+    for text in [
+        "Playername",
+        "",
+        "안녕하세요 TERA 😀",
+        &"Hello TERA, ".repeat(9),
+    ] {
+        let s = Str::from(text);
+        let mut out = String::new();
+        let (n, ()) = allocations(|| s.decode_into(&mut out));
+        assert_eq!(out, text);
+        // Sized for ASCII first: other text grows once more.
+        let most = if text.is_ascii() { 1 } else { 2 };
+        assert!(
+            n <= most && (n > 0) != text.is_empty(),
+            "{text:?} into an empty String: {n} allocations"
+        );
+        // Room as documented: three bytes a unit covers any text.
+        let mut out = String::with_capacity(3 * s.len_utf16());
+        for _ in 0..3 {
+            let (n, ()) = allocations(|| {
+                out.clear();
+                s.decode_into(&mut out);
+            });
+            assert_eq!(n, 0, "{text:?} into a String with room");
+            assert_eq!(out, text);
+        }
+    }
+}

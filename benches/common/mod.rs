@@ -4,6 +4,7 @@
 #![allow(dead_code, unused_imports)] // each bench target uses a different part
 
 pub mod data;
+pub mod js;
 pub mod ops;
 #[cfg(tera_corpus)]
 pub mod types;

@@ -61,12 +61,64 @@ impl Visitor for Touch {
     }
 }
 
+/// [`Touch`], but each string is decoded into one `String` the caller
+/// keeps ([`Str::decode_into`]): the transcoding without the allocation.
+pub struct TouchReused<'b> {
+    touch: Touch,
+    text: &'b mut String,
+}
+
+impl<'b> TouchReused<'b> {
+    /// A visitor decoding into `text`.
+    pub fn new(text: &'b mut String) -> Self {
+        TouchReused {
+            touch: Touch::default(),
+            text,
+        }
+    }
+
+    /// The checksum of everything visited.
+    pub fn sum(&self) -> u64 {
+        self.touch.sum()
+    }
+}
+
+impl Visitor for TouchReused<'_> {
+    #[inline]
+    fn unsigned(&mut self, value: u64) {
+        self.touch.unsigned(value);
+    }
+    #[inline]
+    fn signed(&mut self, value: i64) {
+        self.touch.signed(value);
+    }
+    #[inline]
+    fn float(&mut self, value: f64) {
+        self.touch.float(value);
+    }
+    #[inline]
+    fn bool(&mut self, value: bool) {
+        self.touch.bool(value);
+    }
+    #[inline]
+    fn str(&mut self, value: &Str<'_>) {
+        self.text.clear();
+        value.decode_into(self.text);
+        black_box(&*self.text);
+        self.touch.other = self.touch.other.wrapping_add(self.text.len() as u64);
+    }
+    #[inline]
+    fn bytes(&mut self, value: &[u8]) {
+        self.touch.bytes(value);
+    }
+}
+
 #[cfg(tera_corpus)]
 pub use generated::*;
 
 #[cfg(tera_corpus)]
 mod generated {
-    use super::Touch;
+    use super::{Touch, TouchReused};
     use crate::common::types::Family;
     use std::hint::black_box;
     use tera_data::{IntoOwned, Packet, Visit};
@@ -87,6 +139,20 @@ mod generated {
         match &F::P::decode(bytes) {
             Ok(p) => {
                 let mut touch = Touch::default();
+                p.visit(&mut touch);
+                black_box(touch.sum());
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// (b2) as (b), each string decoded into the same `String`.
+    #[inline(never)]
+    pub fn visit_reused<F: Family>(bytes: &[u8], text: &mut String) -> bool {
+        match &F::P::decode(bytes) {
+            Ok(p) => {
+                let mut touch = TouchReused::new(text);
                 p.visit(&mut touch);
                 black_box(touch.sum());
                 true

@@ -60,7 +60,8 @@
     )
 )]
 #![warn(missing_docs)]
-// One reviewed exception: ASCII bytes handed to `String` unchecked (`utf16`).
+// One reviewed exception (`utf16`): a `String`'s bytes written directly,
+// with ASCII bytes and `char::encode_utf8` only.
 #![deny(unsafe_code)]
 
 #[cfg(feature = "arbitrary")]

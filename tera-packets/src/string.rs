@@ -64,6 +64,28 @@ impl<'a> Str<'a> {
         utf16::decode_lossy(&self.utf16le)
     }
 
+    /// Appends the text to `out`, with U+FFFD for unpaired surrogates.
+    ///
+    /// With a `String` the caller clears and reuses, decoding allocates
+    /// nothing once it has room: [`len_utf16`](Str::len_utf16) bytes for
+    /// ASCII text, three times that for any text.
+    ///
+    /// ```
+    /// use tera_packets::Str;
+    ///
+    /// let mut name = String::with_capacity(32);
+    /// for s in [Str::from("Elin"), Str::from("Castanic")] {
+    ///     name.clear();
+    ///     s.decode_into(&mut name);
+    ///     assert_eq!(name, s.to_string_lossy());
+    /// }
+    /// assert_eq!(name, "Castanic");
+    /// ```
+    #[inline]
+    pub fn decode_into(&self, out: &mut String) {
+        utf16::decode_lossy_into(&self.utf16le, out);
+    }
+
     /// The text, or an error if it holds an unpaired surrogate.
     pub fn try_to_string(&self) -> Result<String, core::char::DecodeUtf16Error> {
         char::decode_utf16(self.units()).collect()

@@ -4,7 +4,8 @@
 //! checked for ASCII with one mask and narrowed (or widened) with shifts,
 //! without going through `char`; other text falls back to one code point at
 //! a time and returns to the fast path after it. The output is sized up
-//! front, so a string costs one allocation.
+//! front, so a string costs at most one allocation (none when decoded into
+//! a `String` with room).
 
 /// Mask of the bits that are zero in four little-endian ASCII code units.
 const NON_ASCII_UNITS: u64 = 0xff80_ff80_ff80_ff80;
@@ -52,53 +53,87 @@ pub fn find_nul(bytes: &[u8]) -> Option<usize> {
         .map(|k| 8 * words.len() + 2 * k)
 }
 
-/// Whether every code unit of UTF-16LE `bytes` is ASCII.
+/// Whether every code unit of UTF-16LE `bytes` is ASCII: eight bytes at a
+/// time with one mask.
 #[inline]
 fn all_ascii_units(bytes: &[u8]) -> bool {
-    let mut words = bytes.chunks_exact(8);
-    let mut seen = 0u64;
-    for w in &mut words {
-        seen |= u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0xff; 8]));
-    }
-    let mut tail = words.remainder().chunks_exact(2);
-    seen & NON_ASCII_UNITS == 0 && tail.all(|u| matches!(u, [0..0x80, 0]))
+    let (words, rest) = bytes.as_chunks::<8>();
+    let seen = words
+        .iter()
+        .fold(0, |seen, w| seen | u64::from_le_bytes(*w));
+    let (units, _) = rest.as_chunks::<2>();
+    seen & NON_ASCII_UNITS == 0 && units.iter().all(|u| matches!(u, [0..0x80, 0]))
 }
 
 /// The UTF-8 of UTF-16LE `bytes`, with U+FFFD for unpaired surrogates (an
 /// odd trailing byte is ignored).
-pub fn decode_lossy(bytes: &[u8]) -> String {
-    if !all_ascii_units(bytes) {
-        return decode_mixed(bytes);
-    }
-    // The common case: the low byte of every unit, in one pass the compiler
-    // vectorises, into an exactly sized buffer. All ASCII, so always `Ok`
-    // (checking it is cheap for ASCII); the fallback keeps this total.
-    let out: Vec<u8> = bytes
-        .chunks_exact(2)
-        .map(|u| u.first().copied().unwrap_or(0))
-        .collect();
-    ascii_string(out)
-}
-
-/// `ascii` as a `String`, without checking it again: `from_utf8` would cost
-/// a third pass over the text (and as much as the transcoding itself on a
-/// short name).
 #[allow(unsafe_code)]
 #[inline]
-fn ascii_string(ascii: Vec<u8>) -> String {
-    debug_assert!(ascii.is_ascii());
-    // SAFETY: the only caller passes the low bytes of units that
-    // `all_ascii_units` found to be below 0x80: ASCII bytes, which are UTF-8.
-    unsafe { String::from_utf8_unchecked(ascii) }
+pub fn decode_lossy(bytes: &[u8]) -> String {
+    // A new `String` of the right size, so one allocation: a word-at-a-time
+    // check first (cheaper than the reallocation it saves on other text),
+    // then the narrowing pass of `decode_lossy_into` without its check.
+    let (units, _) = bytes.as_chunks::<2>();
+    if !all_ascii_units(bytes) {
+        let mut out = String::with_capacity(units.len() * 3);
+        push_mixed(bytes, &mut out);
+        return out;
+    }
+    let mut ascii = Vec::with_capacity(units.len());
+    for (dst, unit) in ascii.spare_capacity_mut().iter_mut().zip(units) {
+        dst.write(u16::from_le_bytes(*unit) as u8);
+    }
+    // SAFETY: the capacity is `units.len()` and the loop initialised that
+    // many bytes, each the low byte of a unit `all_ascii_units` found below
+    // 0x80: ASCII, which is UTF-8.
+    unsafe {
+        ascii.set_len(units.len());
+        String::from_utf8_unchecked(ascii)
+    }
 }
 
-/// `decode_lossy` of text that is not all ASCII: ASCII runs four units at a
-/// time, the rest one code point at a time, pushed as `char`s so that no
-/// UTF-8 check is needed afterwards.
-fn decode_mixed(bytes: &[u8]) -> String {
-    // A unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4):
-    // one allocation.
-    let mut out = String::with_capacity(bytes.len() / 2 * 3);
+/// Appends the UTF-8 of UTF-16LE `bytes` to `out`, replacing unpaired
+/// surrogates with U+FFFD (an odd trailing byte is ignored). Allocates
+/// nothing when `out` has room for the text: `bytes.len() / 2` bytes for
+/// ASCII, `bytes.len() / 2 * 3` otherwise.
+#[allow(unsafe_code)]
+#[inline]
+pub fn decode_lossy_into(bytes: &[u8], out: &mut String) {
+    // The common case, ASCII: the low byte of every unit, written into the
+    // reserved room in one pass that also ORs the units together, and is
+    // kept only if none has a bit above 0x7f. `u16 as u8`, not the first
+    // byte of each pair: LLVM turns the truncation of whole units into a
+    // mask and a pack, where picking every other byte becomes a byte
+    // gather. `String::push` would check capacity per byte, `from_utf8`
+    // take another pass.
+    let (units, _) = bytes.as_chunks::<2>();
+    // SAFETY: the length is only moved over bytes the loop wrote, and only
+    // when they are all ASCII, which is UTF-8.
+    let vec = unsafe { out.as_mut_vec() };
+    vec.reserve(units.len());
+    let len = vec.len();
+    let mut seen = 0u16;
+    for (dst, unit) in vec.spare_capacity_mut().iter_mut().zip(units) {
+        let unit = u16::from_le_bytes(*unit);
+        seen |= unit;
+        dst.write(unit as u8);
+    }
+    if seen < 0x80 {
+        // SAFETY: `reserve` made room for `units.len()` bytes after `len`,
+        // and the loop initialised all of them with ASCII.
+        unsafe { vec.set_len(len + units.len()) };
+    } else {
+        push_mixed(bytes, out);
+    }
+}
+
+/// `decode_lossy_into` of text that is not all ASCII: ASCII runs four
+/// units at a time, the rest one code point at a time, pushed as `char`s
+/// so that no UTF-8 check is needed afterwards.
+fn push_mixed(bytes: &[u8], out: &mut String) {
+    // A unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is
+    // 4): one reservation.
+    out.reserve(bytes.len() / 2 * 3);
     let mut i = 0;
     loop {
         // Four ASCII units.
@@ -127,18 +162,6 @@ fn decode_mixed(bytes: &[u8]) -> String {
             _ => char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER),
         };
         out.push(c);
-    }
-    out
-}
-
-/// Appends the UTF-8 of UTF-16LE `bytes` (even length) to `out`, replacing
-/// unpaired surrogates with U+FFFD.
-pub fn decode_lossy_into(bytes: &[u8], out: &mut String) {
-    let text = decode_lossy(bytes);
-    if out.is_empty() {
-        *out = text;
-    } else {
-        out.push_str(&text);
     }
 }
 
@@ -254,6 +277,26 @@ mod tests {
         let mut empty = String::new();
         decode_lossy_into(&utf16le("abc"), &mut empty);
         assert_eq!(empty, "abc");
+    }
+
+    #[test]
+    fn decode_into_a_string_with_room_does_not_reallocate() {
+        // Room for the text as documented: half the bytes for ASCII, three
+        // halves for any text. The buffer stays where it is.
+        for text in texts() {
+            let bytes = utf16le(&text);
+            let room = if text.is_ascii() {
+                bytes.len() / 2
+            } else {
+                bytes.len() / 2 * 3
+            };
+            let mut out = String::from("x:");
+            out.reserve_exact(room);
+            let (at, capacity) = (out.as_ptr(), out.capacity());
+            decode_lossy_into(&bytes, &mut out);
+            assert_eq!(out, format!("x:{text}"));
+            assert_eq!((out.as_ptr(), out.capacity()), (at, capacity), "{text:?}");
+        }
     }
 
     #[test]
