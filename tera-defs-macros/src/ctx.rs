@@ -182,4 +182,34 @@ impl Ctx {
         let krate = &self.krate;
         quote!(2 * <Self as #krate::Wire<'_>>::META_WORDS)
     }
+
+    /// Binds the metadata position of field `i` where its explicit ref sits
+    /// and moves the reader past the ref's words.
+    pub fn read_ref(&self, i: usize) -> TokenStream {
+        let var = self.meta_var(i, 0);
+        let t = self.ty(i);
+        quote! {
+            let #var = r.pos();
+            r.skip(2 * #t::META_WORDS)?;
+        }
+    }
+
+    /// Reads a group of interleaved arrays with `each`: the group ends
+    /// where the writer's cursor ends, after the last element written (the
+    /// furthest one).
+    pub fn read_interleaved(
+        &self,
+        group: &[usize],
+        each: impl Fn(usize) -> TokenStream,
+    ) -> TokenStream {
+        let mut out = quote!(let mut __interleaved_end = r.pos(););
+        for &i in group {
+            out.extend(each(i));
+            out.extend(quote! {
+                __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
+            });
+        }
+        out.extend(quote!(r.set_pos(__interleaved_end);));
+        out
+    }
 }

@@ -55,25 +55,9 @@ pub fn read(ctx: &Ctx, steps: &[Step], into_self: bool, mode: ReadMode, lead: bo
             Segment::Single(step) => {
                 out.extend(read_step(ctx, &segments, k, *step, into_self, mode))
             }
-            Segment::Interleaved(group) => {
-                // A run of interleaved arrays ends where the writer's cursor
-                // ends: after the last element written, the furthest one.
-                out.extend(quote!(let mut __interleaved_end = r.pos();));
-                for &i in group {
-                    out.extend(read_step(
-                        ctx,
-                        &segments,
-                        k,
-                        Step::Field(i),
-                        into_self,
-                        mode,
-                    ));
-                    out.extend(quote! {
-                        __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
-                    });
-                }
-                out.extend(quote!(r.set_pos(__interleaved_end);));
-            }
+            Segment::Interleaved(group) => out.extend(ctx.read_interleaved(group, |i| {
+                read_step(ctx, &segments, k, Step::Field(i), into_self, mode)
+            })),
         }
     }
     if let Some(words) = lead {
@@ -102,14 +86,7 @@ fn read_step(
     let ident = &field.ident;
     let var = ctx.value_var(i);
     match step {
-        Step::Ref(i) => {
-            let var = ctx.meta_var(i, 0);
-            let t = ctx.ty(i);
-            quote! {
-                let #var = r.pos();
-                r.skip(2 * #t::META_WORDS)?;
-            }
-        }
+        Step::Ref(i) => ctx.read_ref(i),
         Step::Field(i) => {
             let t = ctx.ty(i);
             let meta = if validated || ctx.plan.meta_of(i) == tera_wire_plan::Meta::Slot {

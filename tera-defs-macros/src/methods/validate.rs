@@ -11,7 +11,6 @@ use crate::ctx::Ctx;
 /// objects or repeated fields, which keep the provided `validate` (read,
 /// then measure).
 pub fn validate(ctx: &Ctx) -> Option<TokenStream> {
-    let krate = &ctx.krate;
     let steps = ctx.plan.steps();
     if steps
         .iter()
@@ -27,18 +26,10 @@ pub fn validate(ctx: &Ctx) -> Option<TokenStream> {
             Segment::Run(run) => out.extend(run.iter().map(|&s| validate_step(ctx, s))),
             Segment::Single(step) => out.extend(validate_step(ctx, *step)),
             Segment::Interleaved(group) => {
-                out.extend(quote!(let mut __interleaved_end = r.pos();));
-                for &i in group {
-                    out.extend(validate_step(ctx, Step::Field(i)));
-                    out.extend(quote! {
-                        __interleaved_end = ::core::cmp::Ord::max(__interleaved_end, r.pos());
-                    });
-                }
-                out.extend(quote!(r.set_pos(__interleaved_end);));
+                out.extend(ctx.read_interleaved(group, |i| validate_step(ctx, Step::Field(i))));
             }
         }
     }
-    let _ = krate;
     Some(out)
 }
 
@@ -46,11 +37,10 @@ fn validate_step(ctx: &Ctx, step: Step) -> TokenStream {
     let krate = &ctx.krate;
     match step {
         Step::Ref(i) => {
-            let var = ctx.meta_var(i, 0);
+            let read = ctx.read_ref(i);
             let t = ctx.ty(i);
             quote! {
-                let #var = r.pos();
-                r.skip(2 * #t::META_WORDS)?;
+                #read
                 __size += 2 * #t::META_WORDS;
             }
         }
