@@ -2,7 +2,7 @@
 
 use tera_packets::{Codec, Reader, Result, Visit, Visitor, Writer};
 
-use crate::varint::{read_vu, unzigzag, vu_len, write_vu, zigzag};
+use crate::varint::Vi;
 
 /// A tank id on the wire as `vi`; -1 means none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -28,19 +28,20 @@ impl<'a> Codec<'a> for Tank {
     const FIXED_SIZE: Option<usize> = None;
     const MIN_WIRE_LEN: usize = 1;
 
+    // A tank id is a `vi`.
     #[inline]
     fn read_at(r: &mut Reader<'a>) -> Result<Self> {
-        read_vu(r).map(|n| Tank(unzigzag(n)))
+        Vi::read_at(r).map(|v| Tank(v.0))
     }
 
     #[inline]
     fn byte_len(&self) -> usize {
-        vu_len(zigzag(self.0))
+        Vi(self.0).byte_len()
     }
 
     #[inline]
     fn write_at(&self, w: &mut Writer<'_>) {
-        write_vu(w, zigzag(self.0));
+        Vi(self.0).write_at(w);
     }
 }
 
