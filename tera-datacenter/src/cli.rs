@@ -1,6 +1,7 @@
 //! What the `tera-defs dc` subcommands do, as functions writing to a `Write`
 //! (the binary adds argument parsing and progress bars).
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -76,15 +77,8 @@ pub fn export_file(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ExportStats, CliError> {
-    let owned;
-    let dec = match key {
-        Some(key) => {
-            owned = unpack(bytes, key)?;
-            &owned[..]
-        }
-        None => bytes,
-    };
-    let dc = DataCenter::parse_as(dec, arch)?;
+    let dec = decrypted(bytes, key)?;
+    let dc = DataCenter::parse_as(&dec, arch)?;
     let total = dc.node_count() as u64;
     let roots = dc.root().select(path);
     if roots.is_empty() {
@@ -171,14 +165,16 @@ pub fn unpack_sheets(
     dir: &Path,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<UnpackStats, CliError> {
-    let owned;
-    let dec = match key {
-        Some(key) => {
-            owned = unpack(bytes, key)?;
-            &owned[..]
-        }
-        None => bytes,
-    };
-    let dc = DataCenter::parse_as(dec, arch)?;
+    let dec = decrypted(bytes, key)?;
+    let dc = DataCenter::parse_as(&dec, arch)?;
     Ok(sheets::write_sheets(&dc, dir, progress)?)
+}
+
+/// The `.dec` bytes of a file: `bytes` as they are, or decrypted and
+/// inflated with `key` for a `.dat`.
+fn decrypted<'b>(bytes: &'b [u8], key: Option<&DatKey>) -> Result<Cow<'b, [u8]>, CliError> {
+    Ok(match key {
+        Some(key) => Cow::Owned(unpack(bytes, key)?),
+        None => Cow::Borrowed(bytes),
+    })
 }

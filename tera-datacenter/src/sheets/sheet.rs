@@ -156,10 +156,10 @@ pub(crate) fn read_sheet(source: &str, schema: &Schema, diags: &mut FileDiagnost
                 diags.at(tag, "a second root element", "one root element per sheet");
                 return b.sheet;
             }
-            Event::Start(s) => {
+            Event::Start(ref s) | Event::Empty(ref s) => {
                 let frame = open(
                     &mut b,
-                    &s,
+                    s,
                     before,
                     source,
                     schema,
@@ -167,21 +167,12 @@ pub(crate) fn read_sheet(source: &str, schema: &Schema, diags: &mut FileDiagnost
                     diags,
                     reader.decoder(),
                 );
-                stack.push(frame);
-            }
-            Event::Empty(s) => {
-                let frame = open(
-                    &mut b,
-                    &s,
-                    before,
-                    source,
-                    schema,
-                    &mut stack,
-                    diags,
-                    reader.decoder(),
-                );
-                close(&mut b, frame, diags);
-                had_root |= stack.is_empty();
+                if matches!(event, Event::Empty(_)) {
+                    close(&mut b, frame, diags);
+                    had_root |= stack.is_empty();
+                } else {
+                    stack.push(frame);
+                }
             }
             Event::End(_) => {
                 if let Some(frame) = stack.pop() {
