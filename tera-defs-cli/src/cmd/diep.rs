@@ -148,16 +148,7 @@ fn decode(args: &DecodeArgs) -> Outcome {
                 let decoded = json::decode(side, &bytes, &table).map_err(|e| e.to_string())?;
                 Ok::<_, String>(decoded.to_json(side))
             })();
-            match result {
-                Ok(v) => {
-                    line(out, &v);
-                    true
-                }
-                Err(e) => {
-                    line(out, &json!({"error": e}));
-                    false
-                }
-            }
+            answer(out, result)
         });
     }
     let side: Side = args.side.map(Side::from).unwrap_or(Side::Clientbound);
@@ -185,16 +176,7 @@ fn encode(args: &EncodeArgs) -> Outcome {
                 hex::encode_into(&bytes, &mut h);
                 Ok::<_, String>(json!({"hex": h}))
             })();
-            match result {
-                Ok(v) => {
-                    line(out, &v);
-                    true
-                }
-                Err(e) => {
-                    line(out, &json!({"error": e}));
-                    false
-                }
-            }
+            answer(out, result)
         });
     }
     let side: Side = args.side.map(Side::from).unwrap_or(Side::Clientbound);
@@ -207,4 +189,19 @@ fn encode(args: &EncodeArgs) -> Outcome {
     hex::encode_into(&bytes, &mut h);
     println!("{h}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a JSONL line's answer, its value or `{"error": ...}`; `false` for
+/// an error.
+fn answer(out: &mut Vec<u8>, result: Result<Json, String>) -> bool {
+    match result {
+        Ok(v) => {
+            line(out, &v);
+            true
+        }
+        Err(e) => {
+            line(out, &json!({"error": e}));
+            false
+        }
+    }
 }
