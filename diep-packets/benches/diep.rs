@@ -118,8 +118,8 @@ fn main() {
     g.bench_function("read Input", |b| {
         b.iter(|| {
             let mut sink = 0f64;
-            for m in &inputs {
-                if let Ok(Serverbound::Input { input, .. }) = Serverbound::decode(black_box(m)) {
+            for m in black_box(inputs.as_slice()) {
+                if let Ok(Serverbound::Input { input, .. }) = Serverbound::decode(m) {
                     sink += f64::from(input.flags.bits())
                         + f64::from(input.mouse_x.0)
                         + f64::from(input.mouse_y.0);

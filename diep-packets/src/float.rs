@@ -31,7 +31,7 @@ impl<'a> Codec<'a> for Vf {
     const FIXED_SIZE: Option<usize> = None;
     const MIN_WIRE_LEN: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn read_at(r: &mut Reader<'a>) -> Result<Self> {
         let n = read_vu(r)?;
         Ok(Vf(f32::from_bits((unzigzag(n) as u32).swap_bytes())))
@@ -86,7 +86,7 @@ impl<'a> Codec<'a> for Fixed64 {
     const FIXED_SIZE: Option<usize> = None;
     const MIN_WIRE_LEN: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn read_at(r: &mut Reader<'a>) -> Result<Self> {
         read_vu(r).map(|n| Fixed64::from_steps(unzigzag(n)))
     }

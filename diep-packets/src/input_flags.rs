@@ -42,7 +42,7 @@ impl<'a> Codec<'a> for InputFlags {
     const FIXED_SIZE: Option<usize> = None;
     const MIN_WIRE_LEN: usize = 1;
 
-    #[inline]
+    #[inline(always)]
     fn read_at(r: &mut Reader<'a>) -> Result<Self> {
         read_vu(r).map(InputFlags::from_bits_retain)
     }

@@ -14,6 +14,7 @@ use crate::varint::{Vi, Vu};
 /// [`InputFlags::GAMEPAD`] is set a [`Joystick`] follows (see
 /// [`Serverbound::Input`](crate::Serverbound::Input)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, tera_packets::Block)]
+#[tera(inline)]
 pub struct Input {
     /// The keys and modes.
     pub flags: InputFlags,
@@ -27,6 +28,7 @@ pub struct Input {
 
 /// The joystick's position, after an [`Input`] with the gamepad flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, tera_packets::Block)]
+#[tera(inline)]
 pub struct Joystick {
     /// The joystick's x.
     #[tera(rename = "joystickX")]

@@ -18,6 +18,9 @@ pub struct StructAttrs {
     /// `rename_all = "camelCase"`: fields' def names are their identifiers
     /// in camelCase, as serde's rule of the same name spells them.
     pub camel_case: bool,
+    /// `inline`: the struct's checked read and its write are always
+    /// inlined into their callers.
+    pub inline: bool,
 }
 
 /// Attributes on a field.
@@ -66,10 +69,12 @@ pub fn struct_attrs(attrs: &[Attribute], errors: &mut Errors) -> StructAttrs {
                     ));
                 }
                 out.camel_case = true;
+            } else if meta.path.is_ident("inline") {
+                out.inline = true;
             } else {
                 return Err(meta.error(
                     "unknown `tera` attribute on a struct; expected `name`, `version`, \
-                     `rename_all` or `crate`",
+                     `rename_all`, `inline` or `crate`",
                 ));
             }
             Ok(())

@@ -30,6 +30,9 @@ pub struct Ctx {
     pub plan: Plan,
     /// Whether the struct has no braces (`struct S;`).
     pub unit: bool,
+    /// `#[inline]`, or `#[inline(always)]` under `#[tera(inline)]`, on the
+    /// checked read and the write.
+    pub inline: TokenStream,
 }
 
 /// Which of the three reads of a block is being written.

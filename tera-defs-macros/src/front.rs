@@ -148,6 +148,11 @@ pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<Pack
         fields,
         plan,
         unit,
+        inline: if sattrs.inline {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        },
     };
     Ok((ctx, packet_attrs))
 }

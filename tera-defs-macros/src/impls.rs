@@ -21,7 +21,7 @@ fn read_all(ctx: &Ctx, mode: ReadMode, lead: bool) -> TokenStream {
 
 pub fn wire_impl(ctx: &Ctx) -> TokenStream {
     let (krate, lt) = (&ctx.krate, &ctx.lt);
-    let (impl_generics, self_ty) = (&ctx.impl_generics, &ctx.self_ty);
+    let (impl_generics, self_ty, inline) = (&ctx.impl_generics, &ctx.self_ty, &ctx.inline);
     let meta_words = len::meta_words(ctx, None);
     let fixed = len::fixed_size(ctx);
     let min_wire_len = len::min_wire_len(ctx, None);
@@ -59,7 +59,7 @@ pub fn wire_impl(ctx: &Ctx) -> TokenStream {
             const FIXED_SIZE: ::core::option::Option<usize> = #fixed;
             const MIN_WIRE_LEN: usize = #min_wire_len;
 
-            #[inline]
+            #inline
             fn read(r: &mut #krate::Reader<#lt>, meta: usize) -> #krate::Result<Self> {
                 #read
             }
@@ -85,7 +85,7 @@ pub fn wire_impl(ctx: &Ctx) -> TokenStream {
                 #wire_len
             }
 
-            #[inline]
+            #inline
             fn write(&self, w: &mut #krate::Writer<'_>, meta: usize) {
                 #write
             }
@@ -95,7 +95,7 @@ pub fn wire_impl(ctx: &Ctx) -> TokenStream {
 
 pub fn block_impl(ctx: &Ctx) -> TokenStream {
     let (krate, lt) = (&ctx.krate, &ctx.lt);
-    let (impl_generics, self_ty) = (&ctx.impl_generics, &ctx.self_ty);
+    let (impl_generics, self_ty, inline) = (&ctx.impl_generics, &ctx.self_ty, &ctx.inline);
     if ctx.plan.explicit() || ctx.plan.parts() > 1 {
         return quote! {
             impl #impl_generics #krate::Block<#lt> for #self_ty {}
@@ -106,7 +106,7 @@ pub fn block_impl(ctx: &Ctx) -> TokenStream {
     let write = write::write(ctx, ctx.plan.steps(), true);
     quote! {
         impl #impl_generics #krate::Block<#lt> for #self_ty {
-            #[inline]
+            #inline
             fn read_block(r: &mut #krate::Reader<#lt>) -> #krate::Result<Self> {
                 let meta = r.pos();
                 #read
@@ -118,7 +118,7 @@ pub fn block_impl(ctx: &Ctx) -> TokenStream {
                 #read_loose
             }
 
-            #[inline]
+            #inline
             fn write_block(&self, w: &mut #krate::Writer<'_>) {
                 let meta = w.pos();
                 #write

@@ -11,6 +11,7 @@
 //! | `#[tera(name = "S_CHAT", version = 4)]` | packet | the def's name and version |
 //! | `#[tera(crate = "path")]` | struct | where `tera_packets` is |
 //! | `#[tera(rename_all = "camelCase")]` | struct | def names are the fields' names in camelCase (serde's rule) |
+//! | `#[tera(inline)]` | struct | its read and write are always inlined into their callers (small messages decoded in a hot loop) |
 //! | `#[tera(rename = "authorName")]` | field | the def's name, for errors and visitors |
 //! | `#[tera(refs_before(a, b))]` | field | explicit `ref a` / `ref b` lines sit right before this field |
 //! | `#[tera(interleaved)]` | array field | elements alternate with the neighbouring interleaved arrays |
