@@ -220,7 +220,7 @@ impl<'a> Wire<'a> for Str<'a> {
         let text: &[u8] = &self.utf16le;
         if let Some(dst) = w.take(text.len() + 2) {
             let (body, nul) = dst.split_at_mut(text.len());
-            body.copy_from_slice(text);
+            crate::writer::copy_short(body, text);
             nul.fill(0);
         }
     }
