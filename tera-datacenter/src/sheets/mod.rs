@@ -297,6 +297,28 @@ fn read_file(path: &Path, rel: &str, schema: Result<&Schema, &str>, keep: bool) 
     }
 }
 
+/// The next event of `reader` and the offset where it starts. Malformed XML
+/// is added to `diags` and ends the reading (`None`).
+pub(crate) fn next_event<'s>(
+    reader: &mut quick_xml::Reader<&'s [u8]>,
+    diags: &mut FileDiagnostics<'_>,
+) -> Option<(usize, quick_xml::events::Event<'s>)> {
+    let before = reader.buffer_position() as usize;
+    match reader.read_event() {
+        Ok(event) => Some((before, event)),
+        Err(e) => {
+            let at = reader.error_position() as usize;
+            diags.at(at..at + 1, format!("malformed XML: {e}"), "well-formed XML");
+            None
+        }
+    }
+}
+
+/// The span of the `<name` of a start tag that begins at `before`.
+pub(crate) fn tag_span(before: usize, start: &quick_xml::events::BytesStart<'_>) -> Range<usize> {
+    before..before + 1 + start.name().as_ref().len()
+}
+
 /// The bytes of `source` that `part` (a slice of it) covers, or `0..0`.
 pub(crate) fn span_of(source: &str, part: &[u8]) -> Range<usize> {
     let base = source.as_ptr() as usize;

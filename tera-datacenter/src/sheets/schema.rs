@@ -10,7 +10,7 @@ use quick_xml::encoding::Decoder;
 use quick_xml::events::{BytesStart, Event};
 
 use super::diagnostic::FileDiagnostics;
-use super::span_of;
+use super::{next_event, span_of, tag_span};
 
 /// The type of an attribute (`xsd:int`, `xsd:float`, `xsd:boolean`,
 /// `xsd:string`): a data center int, float, int-as-boolean or string.
@@ -140,15 +140,7 @@ pub(crate) fn parse_schema(source: &str, diags: &mut FileDiagnostics<'_>) -> Opt
     let mut open: Vec<String> = Vec::new();
     let mut current: Option<usize> = None;
     loop {
-        let before = reader.buffer_position() as usize;
-        let event = match reader.read_event() {
-            Ok(e) => e,
-            Err(e) => {
-                let at = reader.error_position() as usize;
-                diags.at(at..at + 1, format!("malformed XML: {e}"), "well-formed XML");
-                return None;
-            }
-        };
+        let (before, event) = next_event(&mut reader, diags)?;
         let (start, empty) = match event {
             Event::Start(s) => (s, false),
             Event::Empty(s) => (s, true),
@@ -162,7 +154,7 @@ pub(crate) fn parse_schema(source: &str, diags: &mut FileDiagnostics<'_>) -> Opt
             _ => continue,
         };
         let local = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
-        let tag = before..before + 1 + start.name().as_ref().len();
+        let tag = tag_span(before, &start);
         let parent = open.last().map(String::as_str);
         let attrs = attributes(&start, source, diags, reader.decoder());
         let get = |name: &str| {

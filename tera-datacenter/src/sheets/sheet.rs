@@ -10,7 +10,7 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::diagnostic::FileDiagnostics;
 use super::schema::{AttributeType, ComplexType, Schema};
-use super::span_of;
+use super::{next_event, span_of, tag_span};
 
 /// No text (`Node::text_len`).
 const NO_TEXT: u32 = u32::MAX;
@@ -141,18 +141,12 @@ pub(crate) fn read_sheet(source: &str, schema: &Schema, diags: &mut FileDiagnost
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut had_root = false;
     loop {
-        let before = reader.buffer_position() as usize;
-        let event = match reader.read_event() {
-            Ok(e) => e,
-            Err(e) => {
-                let at = reader.error_position() as usize;
-                diags.at(at..at + 1, format!("malformed XML: {e}"), "well-formed XML");
-                return b.sheet;
-            }
+        let Some((before, event)) = next_event(&mut reader, diags) else {
+            return b.sheet;
         };
         match event {
             Event::Start(s) | Event::Empty(s) if stack.is_empty() && had_root => {
-                let tag = before..before + 1 + s.name().as_ref().len();
+                let tag = tag_span(before, &s);
                 diags.at(tag, "a second root element", "one root element per sheet");
                 return b.sheet;
             }
