@@ -157,12 +157,8 @@ impl<'a> Codec<'a> for StringNt<'a> {
 
     #[inline]
     fn write_at(&self, w: &mut Writer<'_>) {
-        let text = self.as_str().as_bytes();
-        if let Some(dst) = w.take(text.len() + 1) {
-            let (body, nul) = dst.split_at_mut(text.len());
-            body.copy_from_slice(text);
-            nul.fill(0);
-        }
+        w.put(self.as_str().as_bytes());
+        w.put_array([0]);
     }
 }
 
