@@ -227,14 +227,8 @@ fn interleaving(yes: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::def;
     use super::*;
-
-    fn def(name: &str, text: &str) -> Def {
-        let checked = crate::parse_def(name, text);
-        checked
-            .def
-            .unwrap_or_else(|| panic!("{}", checked.report.render(false)))
-    }
 
     fn diff(a: &str, b: &str) -> Option<String> {
         let layout = |name, text| of_def(&def(name, text)).unwrap();

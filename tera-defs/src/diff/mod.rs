@@ -408,7 +408,9 @@ fn relocate(changes: &mut Vec<Change>) {
 mod tests {
     use super::*;
 
-    fn def(name: &str, text: &str) -> Def {
+    /// The def `text`, parsed as file `name`; a test's mistake panics with
+    /// the rendered diagnostics.
+    pub(super) fn def(name: &str, text: &str) -> Def {
         let checked = crate::parse_def(name, text);
         checked
             .def
