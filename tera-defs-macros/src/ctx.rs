@@ -166,8 +166,43 @@ impl Ctx {
         format_ident!("__off{}_{}", id, n)
     }
 
+    /// Opens a run at the cursor: its offsets, `__run_start`, and its bytes
+    /// taken with one bounds check and bound to `binding` (a run that does
+    /// not fit returns the run's error); then the metadata position of each
+    /// ref of `run` (`first`: the pieces laid out before its steps).
+    pub fn open_run(
+        &self,
+        layout: &RunLayout,
+        binding: TokenStream,
+        run: &[Step],
+        id: &str,
+        first: usize,
+    ) -> TokenStream {
+        let (offsets, total) = (&layout.offsets, &layout.total);
+        let error = self.run_error(layout);
+        let metas = run.iter().enumerate().filter_map(|(n, step)| match *step {
+            Step::Ref(i) => {
+                let (var, off) = (self.meta_var(i, 0), Self::offset(id, n + first));
+                Some(quote!(let #var = __run_start + #off;))
+            }
+            _ => None,
+        });
+        quote! {
+            #offsets
+            let __run_start = r.pos();
+            let #binding: &[u8] = match r.take(#total) {
+                ::core::option::Option::Some(run) => run,
+                ::core::option::Option::None => {
+                    return #error;
+                }
+            };
+            let _ = __run_start;
+            #(#metas)*
+        }
+    }
+
     /// The error of a run that does not fit: which piece ends past the end.
-    pub fn run_error(&self, layout: &RunLayout) -> TokenStream {
+    fn run_error(&self, layout: &RunLayout) -> TokenStream {
         let krate = &self.krate;
         let pieces = layout.pieces.iter().map(|(size, name)| match name {
             Some(name) => quote!((#size, ::core::option::Option::Some(#name))),

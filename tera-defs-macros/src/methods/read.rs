@@ -189,9 +189,7 @@ fn read_run(
     for (n, &step) in run.iter().enumerate() {
         let off = Ctx::offset(id, n + first);
         let i = step.field();
-        if let Step::Ref(i) = step {
-            let var = ctx.meta_var(i, 0);
-            body.extend(quote!(let #var = __run_start + #off;));
+        if let Step::Ref(_) = step {
             continue;
         }
         let field = &ctx.fields[i];
@@ -207,19 +205,9 @@ fn read_run(
             *slot = Some(value);
         }
     }
-    let offsets = &layout.offsets;
-    let total = &layout.total;
-    let error = ctx.run_error(&layout);
+    let open = ctx.open_run(&layout, quote!(#run_var), run, id, first);
     quote! {
-        #offsets
-        let __run_start = r.pos();
-        let #run_var: &[u8] = match r.take(#total) {
-            ::core::option::Option::Some(run) => run,
-            ::core::option::Option::None => {
-                return #error;
-            }
-        };
-        let _ = __run_start;
+        #open
         #body
     }
 }

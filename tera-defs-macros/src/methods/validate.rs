@@ -59,25 +59,10 @@ fn validate_step(ctx: &Ctx, step: Step) -> TokenStream {
 /// A run checked with one bounds check, its bytes counted in `__size`.
 fn validate_run(ctx: &Ctx, run: &[Step]) -> TokenStream {
     let layout = ctx.run_layout(run, None, "");
-    let mut metas = TokenStream::new();
-    for (n, step) in run.iter().enumerate() {
-        if let Step::Ref(i) = *step {
-            let off = Ctx::offset("", n);
-            let var = ctx.meta_var(i, 0);
-            metas.extend(quote!(let #var = __run_start + #off;));
-        }
-    }
-    let offsets = &layout.offsets;
+    let open = ctx.open_run(&layout, quote!(_), run, "", 0);
     let total = &layout.total;
-    let error = ctx.run_error(&layout);
     quote! {
-        #offsets
-        let __run_start = r.pos();
-        if r.take(#total).is_none() {
-            return #error;
-        }
-        let _ = __run_start;
-        #metas
+        #open
         __size += #total;
     }
 }
