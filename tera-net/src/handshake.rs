@@ -62,6 +62,19 @@ impl HandshakeStep {
         }
     }
 
+    /// The bytes of this step in a handshake that exchanges `keys`: the
+    /// hello, or the key the step carries.
+    #[must_use]
+    pub fn message(self, keys: &SessionKeys) -> &[u8] {
+        match self {
+            HandshakeStep::Hello => &HELLO,
+            HandshakeStep::ClientKey1 => &keys.client_key1,
+            HandshakeStep::ServerKey1 => &keys.server_key1,
+            HandshakeStep::ClientKey2 => &keys.client_key2,
+            HandshakeStep::ServerKey2 => &keys.server_key2,
+        }
+    }
+
     /// The step after this one, `None` after server key 2.
     #[must_use]
     pub fn next(self) -> Option<HandshakeStep> {
@@ -197,6 +210,23 @@ mod tests {
         assert_eq!(keys.client_key2, [4; KEY_LEN]);
         assert_eq!(keys.server_key2, [5; KEY_LEN]);
         assert_eq!(hs.accept(&[]), Err(HandshakeError::AlreadyComplete));
+    }
+
+    #[test]
+    fn messages_of_keys_are_what_the_handshake_accepts() {
+        let keys = SessionKeys {
+            client_key1: [1; KEY_LEN],
+            server_key1: [2; KEY_LEN],
+            client_key2: [3; KEY_LEN],
+            server_key2: [4; KEY_LEN],
+        };
+        let mut hs = Handshake::new();
+        let mut result = None;
+        for step in HandshakeStep::ALL {
+            assert_eq!(step.message(&keys).len(), step.message_len());
+            result = hs.accept(step.message(&keys)).unwrap();
+        }
+        assert_eq!(result, Some(keys));
     }
 
     #[test]

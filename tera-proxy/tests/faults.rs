@@ -329,3 +329,37 @@ async fn a_receiver_that_stops_reading_stops_the_relay_reading_and_it_resumes() 
         .unwrap();
     assert_eq!(stats.server_to_client.bytes_read, total);
 }
+
+#[tokio::test]
+async fn scripted_peers_refuse_keys_other_than_expected() {
+    use tera_proxy::harness::Peer;
+
+    // The server expects other keys: it refuses the client's first key.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = tokio::spawn(async move {
+        let (s, _) = listener.accept().await.unwrap();
+        Peer::server(s, &keys(1)).await.map(drop)
+    });
+    let client = Peer::client(addr, &keys(2)).await;
+    let err = server.await.unwrap().unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    assert_eq!(err.to_string(), "handshake: unexpected ClientKey1");
+    assert!(client.is_err(), "the server hung up during the handshake");
+
+    // The client expects another server key 1.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = tokio::spawn(async move {
+        let (s, _) = listener.accept().await.unwrap();
+        Peer::server(s, &keys(1)).await.map(drop)
+    });
+    let expected = tera_net::SessionKeys {
+        server_key1: [0; tera_net::KEY_LEN],
+        ..keys(1)
+    };
+    let err = Peer::client(addr, &expected).await.unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    assert_eq!(err.to_string(), "handshake: unexpected ServerKey1");
+    assert!(server.await.unwrap().is_err(), "the client hung up");
+}

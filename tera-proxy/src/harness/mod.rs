@@ -14,7 +14,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 
 use bytes::BytesMut;
 use tera_net::codec::{CodecError, PacketCodec};
-use tera_net::{Direction, HELLO, KEY_LEN, Pike, Session, SessionKeys};
+use tera_net::{Direction, HandshakeStep, KEY_LEN, Pike, Session, SessionKeys};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -59,13 +59,6 @@ pub fn packet(opcode: u16, body: &[u8]) -> Vec<u8> {
     p.extend_from_slice(&opcode.to_le_bytes());
     p.extend_from_slice(body);
     p
-}
-
-fn key_mismatch(what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("handshake: unexpected {what}"),
-    )
 }
 
 /// The receiving half of a peer: decrypts and frames what arrives.
@@ -202,25 +195,8 @@ impl Peer {
     ///
     /// # Errors
     /// I/O errors, or keys other than expected.
-    pub async fn client_on(mut s: TcpStream, keys: &SessionKeys) -> io::Result<Peer> {
-        s.set_nodelay(true)?;
-        let mut hello = [0u8; 4];
-        let mut key = [0u8; KEY_LEN];
-        s.read_exact(&mut hello).await?;
-        if hello != HELLO {
-            return Err(key_mismatch("hello"));
-        }
-        s.write_all(&keys.client_key1).await?;
-        s.read_exact(&mut key).await?;
-        if key != keys.server_key1 {
-            return Err(key_mismatch("server key 1"));
-        }
-        s.write_all(&keys.client_key2).await?;
-        s.read_exact(&mut key).await?;
-        if key != keys.server_key2 {
-            return Err(key_mismatch("server key 2"));
-        }
-        Ok(Peer::new(s, keys, Direction::ClientToServer))
+    pub async fn client_on(s: TcpStream, keys: &SessionKeys) -> io::Result<Peer> {
+        Peer::handshake(s, keys, Direction::ClientToServer).await
     }
 
     /// Does the handshake with `keys` as the game server on an accepted
@@ -228,21 +204,32 @@ impl Peer {
     ///
     /// # Errors
     /// I/O errors, or keys other than expected.
-    pub async fn server(mut s: TcpStream, keys: &SessionKeys) -> io::Result<Peer> {
+    pub async fn server(s: TcpStream, keys: &SessionKeys) -> io::Result<Peer> {
+        Peer::handshake(s, keys, Direction::ServerToClient).await
+    }
+
+    /// Walks the handshake's steps in wire order as the side that `sends`:
+    /// writes the messages of its own steps, and checks that the other
+    /// side's are the ones `keys` holds.
+    async fn handshake(mut s: TcpStream, keys: &SessionKeys, sends: Direction) -> io::Result<Peer> {
         s.set_nodelay(true)?;
-        let mut key = [0u8; KEY_LEN];
-        s.write_all(&HELLO).await?;
-        s.read_exact(&mut key).await?;
-        if key != keys.client_key1 {
-            return Err(key_mismatch("client key 1"));
+        let mut received = [0u8; KEY_LEN];
+        for step in HandshakeStep::ALL {
+            let expected = step.message(keys);
+            if step.sender() == sends {
+                s.write_all(expected).await?;
+            } else {
+                let received = &mut received[..expected.len()];
+                s.read_exact(received).await?;
+                if received != expected {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("handshake: unexpected {step:?}"),
+                    ));
+                }
+            }
         }
-        s.write_all(&keys.server_key1).await?;
-        s.read_exact(&mut key).await?;
-        if key != keys.client_key2 {
-            return Err(key_mismatch("client key 2"));
-        }
-        s.write_all(&keys.server_key2).await?;
-        Ok(Peer::new(s, keys, Direction::ServerToClient))
+        Ok(Peer::new(s, keys, sends))
     }
 }
 
