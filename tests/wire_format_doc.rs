@@ -159,7 +159,7 @@ fn cited_sections_exist() {
     let headings: Vec<&str> = PAGE.lines().filter_map(|l| l.strip_prefix("## ")).collect();
     let mut cited = 0;
     for file in [
-        "tera-defs/src/validate.rs",
+        "tera-defs-front/src/validate.rs",
         "tera-defs-cli/README.md",
         "docs/wire-format.md",
     ] {

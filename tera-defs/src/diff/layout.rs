@@ -5,61 +5,6 @@
 use super::DiffError;
 use crate::model::{Def, Scalar};
 use crate::plan::{Leaf, StructPlan, Token, level_tokens};
-use tera_wire_plan::Var;
-
-impl Token {
-    fn same_shape(&self, other: &Token) -> bool {
-        match (self, other) {
-            (Token::Fixed(a, _), Token::Fixed(b, _)) => a == b,
-            (Token::Meta(a, _), Token::Meta(b, _))
-            | (Token::Data(a, _, _), Token::Data(b, _, _)) => a == b,
-            (
-                Token::Elements {
-                    interleaved: ia,
-                    element: ea,
-                    ..
-                },
-                Token::Elements {
-                    interleaved: ib,
-                    element: eb,
-                    ..
-                },
-            ) => {
-                ia == ib && ea.len() == eb.len() && ea.iter().zip(eb).all(|(a, b)| a.same_shape(b))
-            }
-            _ => false,
-        }
-    }
-
-    /// Size in bytes when it does not depend on the packet.
-    fn fixed_size(&self) -> Option<usize> {
-        match self {
-            Token::Fixed(n, _) => Some(*n),
-            Token::Meta(var, _) => Some(2 * var.meta_words()),
-            _ => None,
-        }
-    }
-
-    fn describe(&self) -> String {
-        match self {
-            Token::Fixed(n, fields) => {
-                let names: Vec<&str> = fields.iter().map(|f| f.path.as_str()).collect();
-                format!("{n} fixed bytes ({})", names.join(", "))
-            }
-            Token::Meta(Var::String, f) => format!("the offset of string `{f}`"),
-            Token::Meta(Var::Bytes, f) => format!("the offset and count of bytes `{f}`"),
-            Token::Meta(Var::Array, f) => format!("the count and offset of array `{f}`"),
-            Token::Data(Var::Bytes, f, _) => format!("the data of bytes `{f}`"),
-            Token::Data(_, f, _) => format!("the characters of string `{f}`"),
-            Token::Elements {
-                field, interleaved, ..
-            } => {
-                let how = if *interleaved { "interleaved " } else { "" };
-                format!("the {how}elements of array `{field}`")
-            }
-        }
-    }
-}
 
 /// The layout of a def's root block, read from its wire plans; an error
 /// for a def that validation rejects, built by hand.

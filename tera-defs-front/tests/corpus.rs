@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use tera_defs::{FieldType, MapKind, check_paths, load_map_file, nested_type_names};
+use tera_defs_front::{FieldType, MapKind, check_paths, load_map_file, nested_type_names};
 
 fn data_dir() -> Option<PathBuf> {
     match std::env::var_os("TERA_DATA_DIR") {
@@ -55,7 +55,7 @@ fn all_corpus_defs_pass() {
 #[test]
 fn split_objects_are_kept_in_place() {
     let Some(dir) = data_dir() else { return };
-    let c = tera_defs::load_def_file(&dir.join("definitions/S_EACH_SKILL_RESULT.14.def"));
+    let c = tera_defs_front::load_def_file(&dir.join("definitions/S_EACH_SKILL_RESULT.14.def"));
     let def = c.def.expect("valid def");
     let parts: Vec<_> = def.root.object_parts("reaction").collect();
     assert_eq!(parts.len(), 2);

@@ -1,6 +1,8 @@
 //! The model built from small defs: structure, docs, refs, names.
 
-use tera_defs::{Def, ElemType, FieldType, Item, Scalar, codes, nested_type_names, parse_def};
+use tera_defs_front::{
+    Def, ElemType, FieldType, Item, Scalar, codes, nested_type_names, parse_def,
+};
 
 fn def(source: &str) -> Def {
     let checked = parse_def("S_TEST.3.def", source);

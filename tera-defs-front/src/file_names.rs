@@ -1,13 +1,10 @@
-//! File names, reading files and walking folders.
+//! File names of defs and maps: `NAME.VERSION[.PLATFORM].def`,
+//! `protocol.REV.map`, `sysmsg.REV.map`, and the looser `NAME[.VERSION]`
+//! people type on a command line. A leaf: it depends on nothing else in the
+//! crate, so that reading files ([`crate::files`]) and parsing maps
+//! ([`crate::map`]) both build on it without depending on each other.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-
-use codespan_reporting::diagnostic::Diagnostic;
-
-use crate::codes;
-use crate::map::{MapFile, parse_map};
-use crate::report::{Checked, Report};
+use std::fmt;
 
 /// The parts of a def file name `NAME.VERSION[.PLATFORM].def`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,114 +142,53 @@ fn parse_parts(stem: &str, version_required: bool) -> Result<DefSpec, FileNameEr
     })
 }
 
-fn file_name_of(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
+/// Which kind of map a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MapKind {
+    /// `protocol.REV.map`: packet name -> opcode (u16).
+    Protocol,
+    /// `sysmsg.REV.map`: system message name -> code (u32).
+    Sysmsg,
 }
 
-fn io_report(path: &Path, error: &std::io::Error) -> Report {
-    let mut report = Report::new(path.display().to_string(), String::new());
-    report.push(
-        Diagnostic::error()
-            .with_code(codes::IO)
-            .with_message(format!("cannot read `{}`: {error}", path.display())),
-    );
-    report
-}
-
-/// Reads and checks one def file. Diagnostics name the file by its file
-/// name; an I/O error becomes an error diagnostic.
-pub fn load_def_file(path: &Path) -> Checked {
-    match fs::read(path) {
-        Ok(bytes) => {
-            let source = String::from_utf8_lossy(&bytes);
-            crate::parse_def(&file_name_of(path), &source)
+impl MapKind {
+    /// The largest code a map of this kind may hold.
+    pub fn max_code(self) -> u32 {
+        match self {
+            MapKind::Protocol => u32::from(u16::MAX),
+            MapKind::Sysmsg => u32::MAX,
         }
-        Err(e) => Checked {
-            def: None,
-            report: io_report(path, &e),
-        },
+    }
+
+    /// The file name prefix (`protocol` or `sysmsg`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            MapKind::Protocol => "protocol",
+            MapKind::Sysmsg => "sysmsg",
+        }
     }
 }
 
-/// Reads and checks one map file.
-pub fn load_map_file(path: &Path) -> Result<MapFile, Report> {
-    match fs::read(path) {
-        Ok(bytes) => parse_map(&file_name_of(path), &String::from_utf8_lossy(&bytes)),
-        Err(e) => Err(io_report(path, &e)),
+impl fmt::Display for MapKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.prefix())
     }
 }
 
-/// Files found under a list of paths.
-#[derive(Debug, Clone, Default)]
-pub struct FoundFiles {
-    /// `.def` files, sorted by file name (then path).
-    pub defs: Vec<PathBuf>,
-    /// `.map` files, sorted by file name (then path).
-    pub maps: Vec<PathBuf>,
-    /// Paths that are neither a readable folder nor a file; as reports.
-    pub errors: Vec<Report>,
-}
-
-fn walk(dir: &Path, found: &mut FoundFiles) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            found.errors.push(io_report(dir, &e));
-            return;
-        }
+/// Parses a map file name: `protocol.REV.map` or `sysmsg.REV.map`.
+pub fn parse_map_file_name(file_name: &str) -> Result<(MapKind, u32), FileNameError> {
+    let rest = file_name
+        .strip_suffix(".map")
+        .ok_or(FileNameError::Extension { kind: "map" })?;
+    let (prefix, revision) = rest.split_once('.').ok_or(FileNameError::Shape(
+        "`protocol.REVISION.map` or `sysmsg.REVISION.map`",
+    ))?;
+    let kind = match prefix {
+        "protocol" => MapKind::Protocol,
+        "sysmsg" => MapKind::Sysmsg,
+        other => return Err(FileNameError::MapKind(other.to_string())),
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, found);
-        } else {
-            match path.extension().and_then(|e| e.to_str()) {
-                Some("def") => found.defs.push(path),
-                Some("map") => found.maps.push(path),
-                _ => {}
-            }
-        }
-    }
-}
-
-fn sort_by_file_name(paths: &mut [PathBuf]) {
-    paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()).then_with(|| a.cmp(b)));
-}
-
-/// Collects the files to check: a file is taken as it is (`.map` files as
-/// maps, anything else as a def); a folder is walked recursively for `*.def`
-/// and `*.map`.
-pub fn find_files(paths: &[PathBuf]) -> FoundFiles {
-    let mut found = FoundFiles::default();
-    for path in paths {
-        if path.is_dir() {
-            walk(path, &mut found);
-        } else if path.extension().is_some_and(|e| e == "map") {
-            found.maps.push(path.clone());
-        } else {
-            found.defs.push(path.clone());
-        }
-    }
-    sort_by_file_name(&mut found.defs);
-    sort_by_file_name(&mut found.maps);
-    found
-}
-
-/// Checks every def found under `paths` (files, or folders walked for
-/// `*.def`), sorted by file name. Map files are ignored; a path that cannot
-/// be read gives a [`Checked`] with an I/O error.
-pub fn check_paths(paths: &[PathBuf]) -> Vec<Checked> {
-    let found = find_files(paths);
-    let mut out: Vec<Checked> = found
-        .errors
-        .into_iter()
-        .map(|report| Checked { def: None, report })
-        .collect();
-    out.extend(found.defs.iter().map(|p| load_def_file(p)));
-    out
+    Ok((kind, parse_number("revision", revision)?))
 }
 
 #[cfg(test)]

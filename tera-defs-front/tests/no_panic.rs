@@ -2,7 +2,7 @@
 //! parser panic, and their reports always render.
 
 use proptest::prelude::*;
-use tera_defs::{nested_type_names, parse_def, parse_map};
+use tera_defs_front::{nested_type_names, parse_def, parse_map};
 
 /// Pieces of the def and map languages, glued together at random.
 fn token() -> impl Strategy<Value = String> {

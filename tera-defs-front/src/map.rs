@@ -6,48 +6,15 @@
 //! made of ASCII letters, digits and `_`.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use codespan_reporting::diagnostic::Diagnostic;
 
 use crate::codes;
-use crate::files::{FileNameError, parse_number};
+pub use crate::file_names::MapKind;
+use crate::file_names::parse_map_file_name;
 use crate::model::Span;
 use crate::parse::LineIndex;
 use crate::report::{self, Report, secondary};
-
-/// Which kind of map a file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MapKind {
-    /// `protocol.REV.map`: packet name -> opcode (u16).
-    Protocol,
-    /// `sysmsg.REV.map`: system message name -> code (u32).
-    Sysmsg,
-}
-
-impl MapKind {
-    /// The largest code a map of this kind may hold.
-    pub fn max_code(self) -> u32 {
-        match self {
-            MapKind::Protocol => u32::from(u16::MAX),
-            MapKind::Sysmsg => u32::MAX,
-        }
-    }
-
-    /// The file name prefix (`protocol` or `sysmsg`).
-    pub fn prefix(self) -> &'static str {
-        match self {
-            MapKind::Protocol => "protocol",
-            MapKind::Sysmsg => "sysmsg",
-        }
-    }
-}
-
-impl fmt::Display for MapKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.prefix())
-    }
-}
 
 /// One `NAME = CODE` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,22 +51,6 @@ impl MapFile {
             .find(|e| e.code == code)
             .map(|e| e.name.as_str())
     }
-}
-
-/// Parses a map file name: `protocol.REV.map` or `sysmsg.REV.map`.
-pub fn parse_map_file_name(file_name: &str) -> Result<(MapKind, u32), FileNameError> {
-    let rest = file_name
-        .strip_suffix(".map")
-        .ok_or(FileNameError::Extension { kind: "map" })?;
-    let (prefix, revision) = rest.split_once('.').ok_or(FileNameError::Shape(
-        "`protocol.REVISION.map` or `sysmsg.REVISION.map`",
-    ))?;
-    let kind = match prefix {
-        "protocol" => MapKind::Protocol,
-        "sysmsg" => MapKind::Sysmsg,
-        other => return Err(FileNameError::MapKind(other.to_string())),
-    };
-    Ok((kind, parse_number("revision", revision)?))
 }
 
 fn is_name_char(c: char) -> bool {

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-use tera_defs::{Report, codes, load_def_file, parse_def, parse_map};
+use tera_defs_front::{Report, codes, load_def_file, parse_def, parse_map};
 
 fn check(file_name: &str, source: &str) -> Report {
     if file_name.ends_with(".map") {

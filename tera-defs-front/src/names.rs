@@ -153,7 +153,7 @@ pub fn unique_field_idents<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<
 /// most once. Every emitted name is reserved in its scope through one of
 /// these, so that two def names that differ only in case (`S_ITEM_LIST`,
 /// `S_ItemList`) cannot end up as one Rust name. See
-/// [`crate::crate_names`] for the scopes of a generated file.
+/// `tera_defs::crate_names` for the scopes of a generated file.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     taken: std::collections::HashSet<String>,

@@ -43,6 +43,62 @@ pub enum Token {
     },
 }
 
+impl Token {
+    /// The same bytes on the wire: names, types and lines aside.
+    pub fn same_shape(&self, other: &Token) -> bool {
+        match (self, other) {
+            (Token::Fixed(a, _), Token::Fixed(b, _)) => a == b,
+            (Token::Meta(a, _), Token::Meta(b, _))
+            | (Token::Data(a, _, _), Token::Data(b, _, _)) => a == b,
+            (
+                Token::Elements {
+                    interleaved: ia,
+                    element: ea,
+                    ..
+                },
+                Token::Elements {
+                    interleaved: ib,
+                    element: eb,
+                    ..
+                },
+            ) => {
+                ia == ib && ea.len() == eb.len() && ea.iter().zip(eb).all(|(a, b)| a.same_shape(b))
+            }
+            _ => false,
+        }
+    }
+
+    /// Size in bytes when it does not depend on the packet.
+    pub fn fixed_size(&self) -> Option<usize> {
+        match self {
+            Token::Fixed(n, _) => Some(*n),
+            Token::Meta(var, _) => Some(2 * var.meta_words()),
+            _ => None,
+        }
+    }
+
+    /// What the piece is, in words, for messages (`tera-defs diff`).
+    pub fn describe(&self) -> String {
+        match self {
+            Token::Fixed(n, fields) => {
+                let names: Vec<&str> = fields.iter().map(|f| f.path.as_str()).collect();
+                format!("{n} fixed bytes ({})", names.join(", "))
+            }
+            Token::Meta(Var::String, f) => format!("the offset of string `{f}`"),
+            Token::Meta(Var::Bytes, f) => format!("the offset and count of bytes `{f}`"),
+            Token::Meta(Var::Array, f) => format!("the count and offset of array `{f}`"),
+            Token::Data(Var::Bytes, f, _) => format!("the data of bytes `{f}`"),
+            Token::Data(_, f, _) => format!("the characters of string `{f}`"),
+            Token::Elements {
+                field, interleaved, ..
+            } => {
+                let how = if *interleaved { "interleaved " } else { "" };
+                format!("the {how}elements of array `{field}`")
+            }
+        }
+    }
+}
+
 /// Why a level has no layout: a block of a def that validation rejects,
 /// built by hand.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
