@@ -72,6 +72,7 @@ mod codec;
 mod error;
 #[cfg(feature = "serde")]
 pub mod json;
+mod protocol_error;
 mod protocol_map;
 mod reader;
 mod registry;
@@ -87,6 +88,7 @@ pub use array::{Array, Chain, Elem, Iter};
 pub use bytes::Bytes;
 pub use codec::Codec;
 pub use error::{Error, ErrorKind, Result};
+pub use protocol_error::{ProtocolError, ProtocolErrorKind};
 pub use protocol_map::{MapError, ProtocolMap, StaticMap};
 pub use reader::{HEADER_LEN, Reader};
 pub use registry::{AnyError, PacketInfo, latest_version, opcode_of};

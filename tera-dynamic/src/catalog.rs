@@ -1,0 +1,261 @@
+//! A set of defs and an opcode map loaded at run time, looked up by name
+//! and version, by opcode, or as the latest version of a name.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tera_defs_front::{
+    Checked, Diagnostic, MapFile, MapKind, Report, find_files, load_def_file, load_map_file,
+    parse_def, parse_map,
+};
+
+use crate::schema::Schema;
+
+/// Defs and a protocol map read at run time.
+///
+/// A def with errors is reported ([`Catalog::problems`]) and left out; the
+/// others load. A def loaded again (same name, version and platform, e.g.
+/// from a later folder) replaces the earlier one, so that a folder of
+/// patch-day defs can override a checkout.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    /// Defs without a platform infix, each name's versions in ascending order.
+    by_name: HashMap<Arc<str>, Vec<Arc<Schema>>>,
+    /// Defs with a platform infix (`NAME.VERSION.PLATFORM.def`).
+    platform: Vec<Arc<Schema>>,
+    protocol: Option<MapFile>,
+    /// Whether `protocol` was named by the user (it is then kept).
+    map_chosen: bool,
+    opcodes: HashMap<u16, Arc<str>>,
+    problems: Vec<Report>,
+    warnings: Vec<Report>,
+}
+
+/// The first of `names` under `root` that is a folder.
+fn first_dir(root: &Path, names: &[&str]) -> Option<PathBuf> {
+    names.iter().map(|n| root.join(n)).find(|p| p.is_dir())
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Catalog::default()
+    }
+
+    /// Loads by the rules of the generated crate's build: `TERA_DATA_DIR`
+    /// (a tera-data checkout, see [`Catalog::load_dir`]) and each folder of
+    /// `TERA_EXTRA_DEFS` (separated like `PATH`). Empty when neither is set.
+    pub fn from_env() -> Self {
+        let mut catalog = Catalog::new();
+        if let Some(root) = std::env::var_os("TERA_DATA_DIR") {
+            catalog.load_dir(root);
+        }
+        if let Some(extra) = std::env::var_os("TERA_EXTRA_DEFS") {
+            for dir in std::env::split_paths(&extra) {
+                catalog.load_dir(dir);
+            }
+        }
+        catalog
+    }
+
+    /// Loads a tera-data checkout or a folder of defs: the defs of its
+    /// `definitions/` (or `protocol/`) folder, else of the folder itself,
+    /// walked recursively for `*.def`; and the maps of its `maps/` (or
+    /// `map/`, `map_base/`) folder. A single `.def` file loads too. Returns
+    /// how many defs loaded; the files with errors are in
+    /// [`Catalog::problems`].
+    pub fn load_dir(&mut self, path: impl AsRef<Path>) -> usize {
+        let root = path.as_ref();
+        let defs = first_dir(root, &["definitions", "protocol"]).unwrap_or_else(|| root.into());
+        let found = find_files(&[defs]);
+        self.problems.extend(found.errors);
+        let mut loaded = 0;
+        for file in &found.defs {
+            if self.add_checked(load_def_file(file)).is_some() {
+                loaded += 1;
+            }
+        }
+        if let Some(maps) = first_dir(root, &["maps", "map", "map_base"]) {
+            for file in find_files(&[maps]).maps {
+                match load_map_file(&file) {
+                    Ok(map) => self.offer_map(map, false),
+                    Err(report) => self.problems.push(report),
+                }
+            }
+        }
+        loaded
+    }
+
+    /// Uses the protocol map at `path` for opcodes, in place of any map
+    /// found by [`Catalog::load_dir`]. A map with errors, or a sysmsg map,
+    /// is returned as a report and changes nothing.
+    pub fn load_map(&mut self, path: impl AsRef<Path>) -> Result<(), Report> {
+        self.choose_map(load_map_file(path.as_ref())?)
+    }
+
+    /// [`Catalog::load_map`] from a map's source; `file_name` is
+    /// `protocol.REV.map`.
+    pub fn add_map(&mut self, file_name: &str, source: &str) -> Result<(), Report> {
+        self.choose_map(parse_map(file_name, source)?)
+    }
+
+    fn choose_map(&mut self, map: MapFile) -> Result<(), Report> {
+        if map.kind != MapKind::Protocol {
+            let name = format!("{}.{}.map", map.kind, map.revision);
+            let mut report = Report::new(name.clone(), String::new());
+            report.push(Diagnostic::error().with_message(format!(
+                "`{name}` is a {} map: opcodes come from a protocol map",
+                map.kind
+            )));
+            return Err(report);
+        }
+        self.offer_map(map, true);
+        Ok(())
+    }
+
+    /// Takes `map` as the protocol map when the user chose it, or when it
+    /// is the highest revision found and the user chose none.
+    fn offer_map(&mut self, map: MapFile, chosen: bool) {
+        if map.kind != MapKind::Protocol {
+            return;
+        }
+        let better = match &self.protocol {
+            None => true,
+            Some(_) if chosen => true,
+            Some(current) => !self.map_chosen && map.revision > current.revision,
+        };
+        if better {
+            self.opcodes = map
+                .entries
+                .iter()
+                .filter_map(|e| Some((u16::try_from(e.code).ok()?, e.name.as_str().into())))
+                .collect();
+            self.protocol = Some(map);
+            self.map_chosen |= chosen;
+        }
+    }
+
+    /// Checks and adds one def from its source; `file_name` is
+    /// `NAME.VERSION[.PLATFORM].def`. Its report when it has errors.
+    pub fn add_def(&mut self, file_name: &str, source: &str) -> Result<Arc<Schema>, Report> {
+        let checked = parse_def(file_name, source);
+        let report = checked.report.clone();
+        self.add_checked(checked).ok_or(report)
+    }
+
+    fn add_checked(&mut self, checked: Checked) -> Option<Arc<Schema>> {
+        let Checked { def, report } = checked;
+        let Some(def) = def else {
+            self.problems.push(report);
+            return None;
+        };
+        let schema = match Schema::new(&def) {
+            Ok(schema) => Arc::new(schema),
+            Err(e) => {
+                let mut report = report;
+                report
+                    .push(Diagnostic::error().with_message(format!("cannot lay out the def: {e}")));
+                self.problems.push(report);
+                return None;
+            }
+        };
+        if report.warning_count() > 0 {
+            self.warnings.push(report);
+        }
+        if schema.platform.is_some() {
+            let same = |s: &Arc<Schema>| {
+                s.name == schema.name
+                    && s.version == schema.version
+                    && s.platform == schema.platform
+            };
+            self.platform.retain(|s| !same(s));
+            self.platform.push(Arc::clone(&schema));
+        } else {
+            let versions = self.by_name.entry(Arc::clone(&schema.name)).or_default();
+            match versions.binary_search_by_key(&schema.version, |s| s.version) {
+                Ok(k) => versions[k] = Arc::clone(&schema),
+                Err(k) => versions.insert(k, Arc::clone(&schema)),
+            }
+        }
+        Some(schema)
+    }
+
+    /// Version `version` of packet `name` (a def without platform infix).
+    pub fn get(&self, name: &str, version: u32) -> Option<&Arc<Schema>> {
+        let versions = self.by_name.get(name)?;
+        let k = versions
+            .binary_search_by_key(&version, |s| s.version)
+            .ok()?;
+        versions.get(k)
+    }
+
+    /// Version `version` of packet `name` for `platform` (`console`, ...).
+    pub fn get_platform(&self, name: &str, version: u32, platform: &str) -> Option<&Arc<Schema>> {
+        self.platform.iter().find(|s| {
+            &*s.name == name && s.version == version && s.platform.as_deref() == Some(platform)
+        })
+    }
+
+    /// The highest version of packet `name`.
+    pub fn latest(&self, name: &str) -> Option<&Arc<Schema>> {
+        self.by_name.get(name)?.last()
+    }
+
+    /// The packet the protocol map names `opcode`: version `version`, or
+    /// the latest when `None`.
+    pub fn by_opcode(&self, opcode: u16, version: Option<u32>) -> Option<&Arc<Schema>> {
+        let name = self.opcodes.get(&opcode)?;
+        match version {
+            Some(v) => self.get(name, v),
+            None => self.latest(name),
+        }
+    }
+
+    /// The opcode of packet `name` in the protocol map.
+    pub fn opcode(&self, name: &str) -> Option<u16> {
+        let code = self.protocol.as_ref()?.code(name)?;
+        u16::try_from(code).ok()
+    }
+
+    /// The name the protocol map gives `opcode`.
+    pub fn name_of(&self, opcode: u16) -> Option<&str> {
+        self.opcodes.get(&opcode).map(|n| &**n)
+    }
+
+    /// The protocol map in use, if any.
+    pub fn protocol_map(&self) -> Option<&MapFile> {
+        self.protocol.as_ref()
+    }
+
+    /// Every usable def: by name, then version, then the platform defs.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Schema>> {
+        let mut names: Vec<&Arc<str>> = self.by_name.keys().collect();
+        names.sort();
+        names
+            .into_iter()
+            .flat_map(|n| self.by_name.get(n).into_iter().flatten())
+            .chain(&self.platform)
+    }
+
+    /// The number of usable defs.
+    pub fn len(&self) -> usize {
+        self.by_name.values().map(Vec::len).sum::<usize>() + self.platform.len()
+    }
+
+    /// Whether no def loaded.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The files that did not load (defs or maps with errors, unreadable
+    /// paths), each with every diagnostic of the file.
+    pub fn problems(&self) -> &[Report] {
+        &self.problems
+    }
+
+    /// The warnings of the defs that loaded.
+    pub fn warnings(&self) -> &[Report] {
+        &self.warnings
+    }
+}

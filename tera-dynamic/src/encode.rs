@@ -1,0 +1,303 @@
+//! Encoding: the length of a value, checked against the schema's types,
+//! then a walk over each struct's plan that writes every piece through the
+//! runtime's own field types and `tera_packets::Chain`, as the derive's
+//! write does.
+
+use std::sync::Arc;
+
+use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
+use tera_wire_plan::{Segment, Step};
+
+use crate::error::EncodeError;
+use crate::scalar;
+use crate::schema::{Element, Kind, Schema, Struct};
+use crate::value::{Record, Value};
+
+type Encoded<T> = Result<T, EncodeError>;
+
+impl Schema {
+    /// The exact size of the encoded packet, header included; an error
+    /// when a field of `value` is missing or has another type than the
+    /// def's.
+    pub fn encoded_len(&self, value: &Record<'_>) -> Encoded<usize> {
+        Ok(HEADER_LEN + block_len(&self.root, value)?)
+    }
+
+    /// Encodes `value` into the front of `buf` with `opcode` in its header
+    /// and returns its length. Fails, writing nothing, when the value does
+    /// not fit the def, the packet would exceed 65535 bytes or `buf` is too
+    /// small.
+    pub fn encode_into(&self, value: &Record<'_>, opcode: u16, buf: &mut [u8]) -> Encoded<usize> {
+        let len = self.encoded_len(value)?;
+        if len > MAX_PACKET_LEN {
+            let size = u32::try_from(len).unwrap_or(u32::MAX);
+            return Err(Error::new(ErrorKind::TooLarge { size }, 0).into());
+        }
+        let needed = ErrorKind::BufferTooSmall {
+            needed: u32::try_from(len).unwrap_or(u32::MAX),
+        };
+        let Some(packet) = buf.get_mut(..len) else {
+            return Err(Error::new(needed, 0).into());
+        };
+        let mut w = Writer::new(packet, 0);
+        let ([len_lo, len_hi], [op_lo, op_hi]) = ((len as u16).to_le_bytes(), opcode.to_le_bytes());
+        w.put_array([len_lo, len_hi, op_lo, op_hi]);
+        write_block(&self.root, value, &mut w);
+        if w.pos() != len {
+            return Err(Error::new(needed, w.pos()).into());
+        }
+        Ok(len)
+    }
+
+    /// Encodes `value` into a new vector with `opcode` in its header.
+    pub fn encode(&self, value: &Record<'_>, opcode: u16) -> Encoded<Vec<u8>> {
+        let mut buf = vec![0; self.encoded_len(value)?];
+        let len = self.encode_into(value, opcode, &mut buf)?;
+        buf.truncate(len);
+        Ok(buf)
+    }
+}
+
+/// Puts `name` in front of the path of a mismatch found inside it.
+fn inside(name: &str, e: EncodeError) -> EncodeError {
+    match e {
+        EncodeError::Mismatch {
+            path,
+            expected,
+            found,
+        } => EncodeError::Mismatch {
+            path: if path.is_empty() {
+                name.to_string()
+            } else if path.starts_with('[') {
+                format!("{name}{path}")
+            } else {
+                format!("{name}.{path}")
+            },
+            expected,
+            found,
+        },
+        other => other,
+    }
+}
+
+fn mismatch(expected: &'static str, found: Option<&Value<'_>>) -> EncodeError {
+    EncodeError::Mismatch {
+        path: String::new(),
+        expected,
+        found: found.map_or("nothing", Value::type_name),
+    }
+}
+
+/// The values of `record` in the order of `s`'s fields, or the first
+/// field that is missing or named otherwise.
+fn fields_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Encoded<&'r [(Arc<str>, Value<'a>)]> {
+    for (k, f) in s.fields.iter().enumerate() {
+        match record.fields.get(k) {
+            Some((name, _)) if Arc::ptr_eq(name, &f.name) || **name == *f.name => {}
+            _ => return Err(inside(&f.name, mismatch(kind_name(&f.kind), None))),
+        }
+    }
+    Ok(&record.fields)
+}
+
+fn kind_name(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Scalar(s) => scalar::def_name(*s),
+        Kind::String => "string",
+        Kind::Bytes => "bytes",
+        Kind::Array(_) => "array",
+        Kind::Object(_) => "object",
+    }
+}
+
+fn block_len(s: &Struct, record: &Record<'_>) -> Encoded<usize> {
+    Ok(2 * s.meta_words + steps_len(s, None, record)?)
+}
+
+/// The bytes the steps of `part` (all when `None`) write at the cursor.
+fn steps_len(s: &Struct, part: Option<usize>, record: &Record<'_>) -> Encoded<usize> {
+    let values = fields_of(s, record)?;
+    let mut total = 0;
+    for segment in &s.steps(part).segments {
+        let one;
+        let steps: &[Step] = match segment {
+            Segment::Run(run) => run,
+            Segment::Single(step) => {
+                one = [*step];
+                &one
+            }
+            Segment::Interleaved(group) => {
+                for &i in group {
+                    total += field_len(&s.fields[i].kind, &values[i].1)
+                        .map_err(|e| inside(&s.fields[i].name, e))?;
+                }
+                continue;
+            }
+        };
+        for &step in steps {
+            let i = step.field();
+            let (field, value) = (&s.fields[i], &values[i].1);
+            total += match step {
+                Step::Ref(i) => Ok(2 * s.fields[i].kind.meta_words()),
+                Step::Field(_) | Step::Again(_) => field_len(&field.kind, value),
+                Step::Part { part, .. } => match (&field.kind, value) {
+                    (Kind::Object(child), Value::Object(inner)) => {
+                        steps_len(child, Some(part), inner)
+                    }
+                    _ => Err(mismatch("object", Some(value))),
+                },
+            }
+            .map_err(|e| inside(&field.name, e))?;
+        }
+    }
+    Ok(total)
+}
+
+fn field_len(kind: &Kind, value: &Value<'_>) -> Encoded<usize> {
+    match (kind, value) {
+        (Kind::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
+        (Kind::String, Value::String(v)) => Ok(v.wire_len()),
+        (Kind::Bytes, Value::Bytes(v)) => Ok(v.wire_len()),
+        (Kind::Array(element), Value::Array(items)) => {
+            let mut total = 0;
+            for (n, item) in items.iter().enumerate() {
+                total +=
+                    4 + element_len(element, item).map_err(|e| inside(&format!("[{n}]"), e))?;
+            }
+            Ok(total)
+        }
+        (Kind::Object(s), Value::Object(inner)) => steps_len(s, None, inner),
+        (kind, v) => Err(mismatch(kind_name(kind), Some(v))),
+    }
+}
+
+fn element_len(element: &Element, value: &Value<'_>) -> Encoded<usize> {
+    match (element, value) {
+        (Element::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
+        (Element::String, Value::String(v)) => Ok(2 + v.wire_len()),
+        (Element::Block(s), Value::Object(inner)) => block_len(s, inner),
+        (Element::Scalar(s), v) => Err(mismatch(scalar::def_name(*s), Some(v))),
+        (Element::String, v) => Err(mismatch("string", Some(v))),
+        (Element::Block(_), v) => Err(mismatch("object", Some(v))),
+    }
+}
+
+/// Writes a block at the cursor (a value [`block_len`] accepted).
+fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) {
+    let meta = w.pos();
+    w.zeros(2 * s.meta_words);
+    write_steps(s, None, record, w, meta);
+}
+
+/// Writes the steps of `part` (all when `None`); implicit slots from `meta`.
+fn write_steps(
+    s: &Struct,
+    part: Option<usize>,
+    record: &Record<'_>,
+    w: &mut Writer<'_>,
+    meta: usize,
+) {
+    let steps = s.steps(part);
+    let mut refs: Vec<(usize, usize)> = Vec::new();
+    let meta_of = |i: usize, refs: &[(usize, usize)], w: &Writer<'_>| {
+        if s.plan.explicit() {
+            refs.iter()
+                .find(|&&(f, _)| f == i)
+                .map_or(w.pos(), |&(_, at)| at)
+        } else {
+            meta + 2 * steps.slot(i, 0)
+        }
+    };
+    for segment in &steps.segments {
+        let one;
+        let run: &[Step] = match segment {
+            Segment::Run(run) => run,
+            Segment::Single(step) => {
+                one = [*step];
+                &one
+            }
+            Segment::Interleaved(group) => {
+                write_interleaved(s, group, record, w, |i, w| meta_of(i, &refs, w));
+                continue;
+            }
+        };
+        for &step in run {
+            let i = step.field();
+            let (kind, value) = (&s.fields[i].kind, &record.fields[i].1);
+            match step {
+                Step::Ref(i) => {
+                    refs.push((i, w.pos()));
+                    w.zeros(2 * kind.meta_words());
+                }
+                Step::Field(i) => {
+                    let at = meta_of(i, &refs, w);
+                    write_field(kind, value, w, at);
+                }
+                Step::Again(_) => scalar::write(value, w),
+                Step::Part { part, .. } => {
+                    if let (Kind::Object(child), Value::Object(inner)) = (kind, value) {
+                        write_steps(child, Some(part), inner, w, meta + 2 * steps.slot(i, part));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) {
+    match (kind, value) {
+        (Kind::String, Value::String(v)) => v.write(w, meta),
+        (Kind::Bytes, Value::Bytes(v)) => v.write(w, meta),
+        (Kind::Array(element), Value::Array(items)) => {
+            let mut chain = Chain::start(w, meta, items.len());
+            for item in items {
+                chain.push_with(w, |w| write_element(element, item, w));
+            }
+        }
+        (Kind::Object(s), Value::Object(inner)) => write_steps(s, None, inner, w, meta),
+        (_, v) => scalar::write(v, w),
+    }
+}
+
+fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) {
+    match (element, value) {
+        (Element::String, Value::String(v)) => {
+            let meta = w.pos();
+            w.zeros(2);
+            v.write(w, meta);
+        }
+        (Element::Block(s), Value::Object(inner)) => write_block(s, inner, w),
+        (_, v) => scalar::write(v, w),
+    }
+}
+
+/// A group of interleaved arrays: their elements alternate.
+fn write_interleaved(
+    s: &Struct,
+    group: &[usize],
+    record: &Record<'_>,
+    w: &mut Writer<'_>,
+    meta_of: impl Fn(usize, &Writer<'_>) -> usize,
+) {
+    let mut lists: Vec<(&Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
+    for &i in group {
+        if let (Kind::Array(element), Value::Array(items)) =
+            (&s.fields[i].kind, &record.fields[i].1)
+        {
+            let at = meta_of(i, w);
+            lists.push((element, items, Chain::start(w, at, items.len())));
+        }
+    }
+    for n in 0.. {
+        let mut more = false;
+        for (element, items, chain) in &mut lists {
+            if let Some(item) = items.get(n) {
+                chain.push_with(w, |w| write_element(element, item, w));
+                more = true;
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+}

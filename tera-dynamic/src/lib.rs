@@ -1,0 +1,60 @@
+//! TERA packets whose defs and opcode maps are read at run time: the
+//! dynamic twin of the generated packets, as prost-reflect's
+//! `DynamicMessage` is of prost's structs.
+//!
+//! A [`Catalog`] loads `.def` files and a `protocol.REV.map` through the
+//! same front end as the code generator (`tera-defs-front`: parser,
+//! validation, diagnostics) and lowers each def into the same wire plans
+//! (`tera-wire-plan`). A [`Schema`] decodes a packet into a [`Record`] of
+//! named [`Value`]s and encodes one back, with the checks and the bytes of
+//! the generated packets; serde gives their JSON.
+//!
+//! ```
+//! use tera_dynamic::{Catalog, Value};
+//!
+//! let mut catalog = Catalog::new();
+//! catalog
+//!     .add_def("S_CHAT.4.def", "uint32 channel\nstring message\n")
+//!     .map_err(|report| report.render(false))?;
+//! let schema = catalog.get("S_CHAT", 4).expect("loaded");
+//!
+//! // length, opcode, the string's offset, channel, "h" and NUL in UTF-16LE
+//! let packet = [14, 0, 0x2a, 0x50, 10, 0, 1, 0, 0, 0, b'h', 0, 0, 0];
+//! let value = schema.decode(&packet)?;
+//! assert_eq!(value.get("channel"), Some(&Value::UInt32(1)));
+//! let json = serde_json::to_string(&value)?;
+//! assert_eq!(json, r#"{"channel":1,"message":"h"}"#);
+//!
+//! // JSON back to a value, and to the same bytes:
+//! let read = schema.deserialize(&mut serde_json::Deserializer::from_str(&json))?;
+//! assert_eq!(schema.encode(&read, 0x502a)?, packet);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Files, one job each: `schema` (a def lowered into plans), `value`,
+//! `scalar` (each scalar as its runtime type), `decode`, `encode`, `json`
+//! (serde), `catalog` (loading and lookup), `error`.
+
+#![warn(missing_docs)]
+
+mod catalog;
+mod decode;
+mod encode;
+mod error;
+mod json;
+mod scalar;
+mod schema;
+mod value;
+
+pub use catalog::Catalog;
+pub use error::{DecodeError, EncodeError};
+pub use schema::{FieldSchema, Schema};
+pub use value::{Record, Value};
+
+/// Re-exports of the front end's report type, in which load problems come.
+pub use tera_defs_front::Report;
+
+/// The README's example, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,89 @@
+//! Each def scalar as the runtime type the generated packets use for it:
+//! read, written and given a zero value through that type's own impls, so
+//! that the dynamic path reads and writes their bytes exactly.
+
+use tera_defs_front::model::Scalar;
+use tera_packets::{
+    Angle, Customize, Reader, Result, SkillId, SkillId32, Vec3, Vec3fa, Wire, Writer,
+};
+
+use crate::value::Value;
+
+/// Expands `$each!(RuntimeType, ValueVariant)` for scalar `$s`.
+macro_rules! with_scalar {
+    ($s:expr, $each:ident) => {
+        match $s {
+            Scalar::Bool => $each!(bool, Bool),
+            Scalar::Byte => $each!(u8, Byte),
+            Scalar::Int16 => $each!(i16, Int16),
+            Scalar::UInt16 => $each!(u16, UInt16),
+            Scalar::Int32 => $each!(i32, Int32),
+            Scalar::UInt32 => $each!(u32, UInt32),
+            Scalar::Int64 => $each!(i64, Int64),
+            Scalar::UInt64 => $each!(u64, UInt64),
+            Scalar::Float => $each!(f32, Float),
+            Scalar::Double => $each!(f64, Double),
+            Scalar::Vec3 => $each!(Vec3, Vec3),
+            Scalar::Vec3fa => $each!(Vec3fa, Vec3fa),
+            Scalar::Angle => $each!(Angle, Angle),
+            Scalar::SkillId => $each!(SkillId, SkillId),
+            Scalar::SkillId32 => $each!(SkillId32, SkillId32),
+            Scalar::Customize => $each!(Customize, Customize),
+        }
+    };
+}
+pub(crate) use with_scalar;
+
+/// Reads scalar `s` at the cursor.
+pub(crate) fn read<'a>(s: Scalar, r: &mut Reader<'a>) -> Result<Value<'a>> {
+    macro_rules! read {
+        ($t:ty, $v:ident) => {
+            Value::$v(<$t as Wire<'a>>::read(r, 0)?)
+        };
+    }
+    Ok(with_scalar!(s, read))
+}
+
+/// The zero value of scalar `s` (what `Default` gives the generated field).
+pub(crate) fn zero(s: Scalar) -> Value<'static> {
+    macro_rules! zero {
+        ($t:ty, $v:ident) => {
+            Value::$v(<$t>::default())
+        };
+    }
+    with_scalar!(s, zero)
+}
+
+/// Whether `v` holds a value of scalar `s`.
+pub(crate) fn matches(s: Scalar, v: &Value<'_>) -> bool {
+    std::mem::discriminant(v) == std::mem::discriminant(&zero(s))
+}
+
+/// Writes `v` at the cursor (a value of another type writes nothing: the
+/// encoder checked the types first).
+pub(crate) fn write(v: &Value<'_>, w: &mut Writer<'_>) {
+    match v {
+        Value::Bool(x) => x.write(w, 0),
+        Value::Byte(x) => x.write(w, 0),
+        Value::Int16(x) => x.write(w, 0),
+        Value::UInt16(x) => x.write(w, 0),
+        Value::Int32(x) => x.write(w, 0),
+        Value::UInt32(x) => x.write(w, 0),
+        Value::Int64(x) => x.write(w, 0),
+        Value::UInt64(x) => x.write(w, 0),
+        Value::Float(x) => x.write(w, 0),
+        Value::Double(x) => x.write(w, 0),
+        Value::Vec3(x) => x.write(w, 0),
+        Value::Vec3fa(x) => x.write(w, 0),
+        Value::Angle(x) => x.write(w, 0),
+        Value::SkillId(x) => x.write(w, 0),
+        Value::SkillId32(x) => x.write(w, 0),
+        Value::Customize(x) => x.write(w, 0),
+        Value::String(_) | Value::Bytes(_) | Value::Array(_) | Value::Object(_) => {}
+    }
+}
+
+/// The def language's word for scalar `s`.
+pub(crate) fn def_name(s: Scalar) -> &'static str {
+    zero(s).type_name()
+}

@@ -1,0 +1,210 @@
+//! A def lowered once, at load time, into what decoding and encoding walk:
+//! each struct (the root, an array element, an object) with its wire plan
+//! from `tera-wire-plan`, made by the same lowering the code emitter uses
+//! (`tera_defs_front::plan::StructPlan`), so that both lay a block out the
+//! same way.
+
+use std::sync::Arc;
+
+use tera_defs_front::model::{Def, ElemType, FieldType, Scalar};
+use tera_defs_front::plan::{LayoutError, StructPlan};
+use tera_wire_plan::{Plan, Segment, Step};
+
+/// A def ready to decode and encode: its name, version and root block.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    pub(crate) name: Arc<str>,
+    pub(crate) version: u32,
+    pub(crate) platform: Option<String>,
+    pub(crate) file_name: String,
+    pub(crate) root: Struct,
+}
+
+impl Schema {
+    /// Lowers a def that validation accepted (a [`tera_defs_front::Checked`]
+    /// def). A def built by hand that cannot be laid out is an error.
+    pub fn new(def: &Def) -> Result<Schema, LayoutError> {
+        let plan = StructPlan::new(&def.root, &[])?;
+        Ok(Schema {
+            name: def.name.as_str().into(),
+            version: def.version,
+            platform: def.platform.clone(),
+            file_name: def.file_name.clone(),
+            root: Struct::new(&plan)?,
+        })
+    }
+
+    /// The packet name (`S_CHAT`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The def version (`4` for `S_CHAT.4.def`).
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The platform infix (`console` in `S_CHAT.4.console.def`), if any.
+    pub fn platform(&self) -> Option<&str> {
+        self.platform.as_deref()
+    }
+
+    /// The def's file name.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// The root block's fields, in def order.
+    pub fn fields(&self) -> impl Iterator<Item = &FieldSchema> {
+        self.root.fields.iter()
+    }
+}
+
+/// One struct: a block or an object, with its plan and its fields in the
+/// plan's order (split objects merged, repeated fields once).
+#[derive(Debug, Clone)]
+pub(crate) struct Struct {
+    pub(crate) plan: Plan,
+    pub(crate) fields: Vec<FieldSchema>,
+    /// Every step, as a block or a whole object walks them.
+    pub(crate) all: Steps,
+    /// The steps of each part, for a split object.
+    pub(crate) parts: Vec<Steps>,
+    /// The metadata words of the implicit slots (0 with explicit refs):
+    /// what a block reserves at its front, what an object hoists.
+    pub(crate) meta_words: usize,
+}
+
+/// The steps of a walk with their segments and the word offset of each
+/// implicit metadata slot from the struct's metadata position.
+#[derive(Debug, Clone)]
+pub(crate) struct Steps {
+    pub(crate) segments: Vec<Segment>,
+    /// `(field, part, word offset)` of each implicit slot.
+    pub(crate) slots: Vec<(usize, usize, usize)>,
+    /// The words of all the slots.
+    pub(crate) words: usize,
+}
+
+impl Steps {
+    /// The word offset of slot `(field, part)`.
+    pub(crate) fn slot(&self, field: usize, part: usize) -> usize {
+        self.slots
+            .iter()
+            .find(|&&(f, p, _)| f == field && p == part)
+            .map_or(0, |&(_, _, words)| words)
+    }
+}
+
+/// A field of a struct: its def name (its JSON name too) and type.
+#[derive(Debug, Clone)]
+pub struct FieldSchema {
+    pub(crate) name: Arc<str>,
+    pub(crate) kind: Kind,
+}
+
+impl FieldSchema {
+    /// The def's name of the field, which is also its JSON name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// The type of a field, with the struct behind arrays and objects.
+#[derive(Debug, Clone)]
+pub(crate) enum Kind {
+    Scalar(Scalar),
+    String,
+    Bytes,
+    Array(Element),
+    Object(Box<Struct>),
+}
+
+/// The element of an array: `array<T>` or a block of fields.
+#[derive(Debug, Clone)]
+pub(crate) enum Element {
+    Scalar(Scalar),
+    String,
+    Block(Box<Struct>),
+}
+
+impl Kind {
+    /// The metadata words of the field in its block.
+    pub(crate) fn meta_words(&self) -> usize {
+        match self {
+            Kind::Scalar(_) => 0,
+            Kind::String => 1,
+            Kind::Bytes | Kind::Array(_) => 2,
+            Kind::Object(s) => s.meta_words,
+        }
+    }
+}
+
+impl Struct {
+    fn new(sp: &StructPlan<'_>) -> Result<Struct, LayoutError> {
+        let mut fields = Vec::with_capacity(sp.fields.len());
+        for (i, f) in sp.fields.iter().enumerate() {
+            let child = || -> Result<Box<Struct>, LayoutError> {
+                let plan = sp.child(i).unwrap_or_else(|| Err(Vec::new()))?;
+                Ok(Box::new(Struct::new(&plan)?))
+            };
+            let kind = match &f.def.ty {
+                FieldType::Scalar(s) => Kind::Scalar(*s),
+                FieldType::String => Kind::String,
+                FieldType::Bytes => Kind::Bytes,
+                FieldType::ArrayOf(ElemType::Scalar(s)) => Kind::Array(Element::Scalar(*s)),
+                FieldType::ArrayOf(ElemType::String) => Kind::Array(Element::String),
+                FieldType::Array(_) => Kind::Array(Element::Block(child()?)),
+                FieldType::Object(_) => Kind::Object(child()?),
+            };
+            fields.push(FieldSchema {
+                name: f.def.name.as_str().into(),
+                kind,
+            });
+        }
+        let plan = sp.plan.clone();
+        let all = steps(&plan, &fields, None);
+        let parts = if plan.parts() > 1 {
+            (0..plan.parts())
+                .map(|p| steps(&plan, &fields, Some(p)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Struct {
+            meta_words: all.words,
+            plan,
+            fields,
+            all,
+            parts,
+        })
+    }
+
+    /// The steps of part `part`, or every step.
+    pub(crate) fn steps(&self, part: Option<usize>) -> &Steps {
+        part.and_then(|p| self.parts.get(p)).unwrap_or(&self.all)
+    }
+}
+
+/// The words of slot `(i, part)`: a split object's part has its own.
+fn slot_words(plan: &Plan, fields: &[FieldSchema], i: usize, part: usize) -> usize {
+    match &fields[i].kind {
+        Kind::Object(s) if !plan.field(i).parts_after.is_empty() => s.steps(Some(part)).words,
+        kind => kind.meta_words(),
+    }
+}
+
+fn steps(plan: &Plan, fields: &[FieldSchema], part: Option<usize>) -> Steps {
+    let steps: Vec<Step> = plan.steps_of(part);
+    let mut slots = Vec::new();
+    let mut words = 0;
+    for (i, p) in plan.meta_slots(&steps) {
+        slots.push((i, p, words));
+        words += slot_words(plan, fields, i, p);
+    }
+    Steps {
+        segments: plan.segments(&steps),
+        slots,
+        words,
+    }
+}

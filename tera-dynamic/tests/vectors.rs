@@ -1,0 +1,139 @@
+//! The JS reference's vectors through the dynamic path, side by side with
+//! the generated packets: for every line, the dynamic decode gives the
+//! JSON the compiled-in decoder gives (and the vector's value), the
+//! dynamic encode of the decoded value and of the vector's JSON gives the
+//! vector's bytes.
+//!
+//! Needs `TERA_DATA_DIR` (the real corpus, loaded at run time and compiled
+//! into `tera-data`) and, for the synthetic set, `TERA_EXTRA_DEFS`.
+
+use std::path::PathBuf;
+
+use serde_json::Value as Json;
+use tera_data::{AnyPacket, PACKETS};
+use tera_dynamic::Catalog;
+
+fn vectors_dir() -> Option<PathBuf> {
+    let Some(data) = std::env::var_os("TERA_DATA_DIR") else {
+        eprintln!("skipping: TERA_DATA_DIR is not set (point it at ../shared/tera-data)");
+        return None;
+    };
+    let dir = PathBuf::from(data).join("../vectors");
+    dir.is_dir().then_some(dir)
+}
+
+/// Numbers compare by value (the JS writes `0` where serde writes `0.0`).
+fn same(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Json::Object(x), Json::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+fn check(catalog: &Catalog, line: &Json) -> Result<(), String> {
+    let def = line["def"].as_str().unwrap();
+    let (name, version) = def.strip_suffix(".def").unwrap().rsplit_once('.').unwrap();
+    let version: u32 = version.parse().unwrap();
+    let bytes = hex(line["hex"].as_str().unwrap());
+    let expected = line.get("input").unwrap_or(&line["value"]);
+    let schema = catalog
+        .get(name, version)
+        .ok_or_else(|| format!("{def} did not load"))?;
+
+    let dynamic = schema.decode(&bytes).map_err(|e| format!("decode: {e}"))?;
+    let json = serde_json::to_value(&dynamic).unwrap();
+    let compiled =
+        AnyPacket::decode(name, version, &bytes).map_err(|e| format!("compiled: {e}"))?;
+    if json != serde_json::to_value(&compiled).unwrap() {
+        return Err(format!(
+            "JSON differs from the compiled packet's:\n ours {json}"
+        ));
+    }
+    if !same(&json, expected) {
+        return Err(format!("value differs:\n ours {json}\n want {expected}"));
+    }
+    if schema
+        .encode(&dynamic, 0)
+        .map_err(|e| format!("encode: {e}"))?
+        != bytes
+    {
+        return Err("re-encoding the decoded value changed the bytes".into());
+    }
+    let from_json = schema
+        .deserialize(expected.clone())
+        .map_err(|e| format!("json: {e}"))?;
+    if schema
+        .encode(&from_json, 0)
+        .map_err(|e| format!("encode: {e}"))?
+        != bytes
+    {
+        return Err("encoding the JSON value does not give `hex`".into());
+    }
+    Ok(())
+}
+
+/// Runs every line of a vector file; returns (passed, lines).
+fn run(catalog: &Catalog, dir: &std::path::Path, file: &str) -> (usize, usize) {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    let mut failures = Vec::new();
+    let lines = text.lines().count();
+    for line in text.lines() {
+        let v: Json = serde_json::from_str(line).unwrap();
+        if let Err(e) = check(catalog, &v) {
+            failures.push(format!("{} k={}: {e}", v["def"], v["k"]));
+        }
+    }
+    let shown: Vec<&String> = failures.iter().take(20).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {lines} failed:\n{shown:#?}",
+        failures.len()
+    );
+    println!("dynamic vectors {file}: {lines}/{lines} same JSON and bytes as the compiled packets");
+    (lines - failures.len(), lines)
+}
+
+fn compiled(name: &str) -> bool {
+    PACKETS.iter().any(|p| p.name == name)
+}
+
+#[test]
+fn corpus_vectors_match_the_compiled_packets() {
+    let Some(dir) = vectors_dir() else { return };
+    if !compiled("S_LOGIN") {
+        eprintln!(
+            "skipping: tera-data was not built from the corpus (TERA_DATA_DIR at build time)"
+        );
+        return;
+    }
+    let catalog = Catalog::from_env();
+    assert!(catalog.problems().is_empty(), "{:?}", catalog.problems());
+    assert!(catalog.len() >= 836);
+    assert_eq!(run(&catalog, &dir, "corpus.jsonl"), (6688, 6688));
+}
+
+#[test]
+fn synthetic_vectors_match_the_compiled_packets() {
+    let Some(dir) = vectors_dir() else { return };
+    if !compiled("SYN_ALL_PRIMS") {
+        eprintln!(
+            "skipping: the synthetic defs are not compiled in (TERA_EXTRA_DEFS at build time)"
+        );
+        return;
+    }
+    let catalog = Catalog::from_env();
+    assert!(catalog.problems().is_empty(), "{:?}", catalog.problems());
+    assert_eq!(run(&catalog, &dir, "synthetic.jsonl"), (72, 72));
+}
