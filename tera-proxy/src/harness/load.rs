@@ -112,7 +112,7 @@ pub enum LoadError {
         conn: u32,
         /// The error.
         #[source]
-        source: ProxyError,
+        source: Box<ProxyError>,
     },
     /// The run took longer than its limit.
     #[error("the load run did not finish in {0:?}")]
@@ -278,7 +278,10 @@ async fn one(
         .relay
         .await
         .map_err(|e| io(io::Error::other(e)))?
-        .map_err(|source| LoadError::Relay { conn, source })?;
+        .map_err(|source| LoadError::Relay {
+            conn,
+            source: Box::new(source),
+        })?;
     check_stats(config, conn, &kind, &stats)?;
     Ok((cp + sp, cb + sb, stats))
 }
