@@ -41,10 +41,16 @@ pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<Pack
         ));
     }
     let ident = input.ident.clone();
-    let (lt, self_ty, owned_ty) = match lifetimes.first() {
-        Some(lt) => (lt.clone(), quote!(#ident<#lt>), quote!(#ident<'static>)),
+    let (lt, self_ty, owned_ty, at_ty) = match lifetimes.first() {
+        Some(lt) => (
+            lt.clone(),
+            quote!(#ident<#lt>),
+            quote!(#ident<'static>),
+            quote!(#ident<'__tera_buf>),
+        ),
         None => (
             Lifetime::new("'__tera", Span::call_site()),
+            quote!(#ident),
             quote!(#ident),
             quote!(#ident),
         ),
@@ -144,6 +150,7 @@ pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<Pack
         lt,
         self_ty,
         owned_ty,
+        at_ty,
         ident,
         fields,
         plan,
