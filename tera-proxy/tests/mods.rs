@@ -8,35 +8,17 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{exchange, op};
+use common::{connection, enc, exchange, map, op};
 use tera_data::packets::{
     c_chat, c_whisper, s_chat, s_join_private_channel, s_private_chat, s_system_message, s_whisper,
 };
-use tera_data::{Packet, ProtocolMap, Str};
+use tera_data::{Packet, Str};
 use tera_proxy::commands::{CHANNEL_ID, CHANNEL_INDEX};
 use tera_proxy::harness::{check_version, keys, loopback, packet};
 use tera_proxy::{
     Connection, Direction, Hook, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict,
     direction_of,
 };
-
-fn map() -> ProtocolMap {
-    tera_data::protocol_map().expect("a map is compiled in")
-}
-
-fn connection() -> Connection {
-    Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
-        ..ProxyConfig::default()
-    })
-}
-
-/// `packet` with its opcode in the compiled-in map.
-fn enc<'a, P: Packet<'a>>(packet: &P) -> Vec<u8> {
-    let mut bytes = packet.encode().unwrap();
-    tera_data::set_opcode(&mut bytes, map().code(P::NAME).unwrap());
-    bytes
-}
 
 fn chat(message: &str) -> Vec<u8> {
     enc(&s_chat::V4 {
