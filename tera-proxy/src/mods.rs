@@ -76,7 +76,8 @@ pub trait Mod: Send + Sized + 'static {
     }
 
     /// An in-game command `name` (see [`Command`]) whose handler gets the
-    /// mod's state.
+    /// mod's state. Names are compared in lower case; when two mods
+    /// register the same name, the first installed runs.
     fn command(
         name: &str,
         mut handler: impl FnMut(&mut Self, &mut Command<'_, '_>) + Send + 'static,

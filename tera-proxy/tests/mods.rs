@@ -409,3 +409,51 @@ async fn whispers_decode_both_ways() {
     let bytes = enc(&whisper);
     assert_eq!(s_whisper::V4::decode(&bytes).unwrap(), whisper);
 }
+
+#[tokio::test]
+async fn a_proxy_relays_each_client_with_a_new_value_of_each_mod_until_stopped() {
+    use tera_proxy::Proxy;
+    use tera_proxy::harness::Peer;
+    use tokio::net::TcpListener;
+
+    let server = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let closed = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&closed);
+    let proxy = Proxy::new(server.local_addr().unwrap().to_string())
+        .config(ProxyConfig {
+            maps: MapSource::compiled_in(),
+            ..ProxyConfig::default()
+        })
+        .with_mod(Counter::default)
+        .on_close(move |number, _, result| {
+            log.lock().unwrap().push((number, result.is_ok()));
+        })
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let addr = proxy.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(proxy.run_until(async {
+        stopped.await.ok();
+    }));
+    for round in 0..2 {
+        let keys = keys(40 + round);
+        let game = async { Peer::server(server.accept().await?.0, &keys).await };
+        let (client, game) = tokio::join!(Peer::client(addr, &keys), game);
+        let (mut client, mut game) = (client.unwrap(), game.unwrap());
+        for expected in ["a #1", "b #2"] {
+            game.writer.send(&[&chat(&expected[..1])]).await.unwrap();
+            let got = client.reader.recv().await.unwrap().unwrap();
+            assert_eq!(chat_text(&got), expected, "round {round}");
+        }
+        client.writer.shutdown().await.unwrap();
+        assert!(game.reader.recv().await.unwrap().is_none());
+        game.writer.shutdown().await.unwrap();
+        assert!(client.reader.recv().await.unwrap().is_none());
+    }
+    stop.send(()).unwrap();
+    running.await.unwrap().unwrap();
+    let mut closed = closed.lock().unwrap().clone();
+    closed.sort_unstable();
+    assert_eq!(closed, [(1, true), (2, true)]);
+}
