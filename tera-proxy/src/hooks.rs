@@ -233,6 +233,15 @@ impl Hook {
     /// come from the type. A packet that does not decode as `P` is passed
     /// on without calling `hook` and counted in
     /// [`DirectionStats::decode_errors`](crate::DirectionStats::decode_errors).
+    ///
+    /// A type that is not a packet does not compile:
+    ///
+    /// ```compile_fail
+    /// use tera_proxy::{Hook, Verdict};
+    ///
+    /// struct NotAPacket;
+    /// let hook = Hook::on::<NotAPacket>(|_, _| Verdict::Pass);
+    /// ```
     pub fn on<P: PacketType + 'static>(
         mut hook: impl for<'e, 'p> FnMut(&mut Event<'e>, &mut P::At<'p>) -> Verdict + Send + 'static,
     ) -> Hook {
