@@ -65,12 +65,14 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod chain;
 mod error;
 mod event;
 mod handshake;
 #[cfg(feature = "harness")]
+#[cfg_attr(docsrs, doc(cfg(feature = "harness")))]
 pub mod harness;
 mod hooks;
 mod relay;
