@@ -25,6 +25,9 @@ pub struct Ctx {
     pub self_ty: TokenStream,
     /// `Name<'static>` or `Name`.
     pub owned_ty: TokenStream,
+    /// `Name<'__tera_buf>` or `Name`: the struct over any buffer, for
+    /// `PacketType::At`.
+    pub at_ty: TokenStream,
     pub ident: Ident,
     pub fields: Vec<Field>,
     pub plan: Plan,

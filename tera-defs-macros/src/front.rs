@@ -44,10 +44,16 @@ pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<Packet
         ));
     }
     let ident = input.ident.clone();
-    let (lt, self_ty, owned_ty) = match lifetimes.first() {
-        Some(lt) => (lt.clone(), quote!(#ident<#lt>), quote!(#ident<'static>)),
+    let (lt, self_ty, owned_ty, at_ty) = match lifetimes.first() {
+        Some(lt) => (
+            lt.clone(),
+            quote!(#ident<#lt>),
+            quote!(#ident<'static>),
+            quote!(#ident<'__tera_buf>),
+        ),
         None => (
             Lifetime::new("'__tera", Span::call_site()),
+            quote!(#ident),
             quote!(#ident),
             quote!(#ident),
         ),
@@ -147,6 +153,7 @@ pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<Packet
         lt,
         self_ty,
         owned_ty,
+        at_ty,
         ident,
         fields,
         plan,

@@ -245,10 +245,15 @@ pub fn visit_impl(ctx: &Ctx) -> TokenStream {
 pub fn packet_impl(ctx: &Ctx, name: &syn::LitStr, version: &syn::LitInt) -> TokenStream {
     let (krate, lt) = (&ctx.krate, &ctx.lt);
     let (impl_generics, self_ty) = (&ctx.impl_generics, &ctx.self_ty);
+    let at = &ctx.at_ty;
     quote! {
         impl #impl_generics #krate::Packet<#lt> for #self_ty {
             const NAME: &'static str = #name;
             const VERSION: u32 = #version;
+        }
+
+        impl #impl_generics #krate::PacketType for #self_ty {
+            type At<'__tera_buf> = #at;
         }
     }
 }

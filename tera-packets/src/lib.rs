@@ -98,7 +98,9 @@ pub use registry::{AnyError, PacketInfo, latest_version, opcode_of};
 pub use string::Str;
 pub use values::{Angle, Customize, RADIANS_PER_UNIT, SkillId, SkillId32, Vec3, Vec3fa};
 pub use visit::{Visit, Visitor};
-pub use wire::{__private, Block, IntoOwned, MAX_PACKET_LEN, Packet, Parts, Wire, set_opcode};
+pub use wire::{
+    __private, Block, IntoOwned, MAX_PACKET_LEN, Packet, PacketType, Parts, Wire, set_opcode,
+};
 pub use writer::Writer;
 
 #[cfg(feature = "derive")]
