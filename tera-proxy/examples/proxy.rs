@@ -1,12 +1,14 @@
 //! A TERA proxy with a small mod, as tera-toolbox users write them:
 //!
-//! * every packet is logged as one JSON line (injected ones too);
+//! * every packet is logged as one JSON line (injected ones too), decoded
+//!   by the compiled-in defs, or with `--defs DIR` by the defs of that
+//!   folder, read at run time (a new patch's defs, no rebuild);
 //! * chat lines from the server are rewritten (`S_CHAT.4`, typed);
 //! * NPC spawns are blocked (`S_SPAWN_NPC`, raw);
 //! * when the player writes in chat (`C_CHAT.1`), a notice answers.
 //!
 //! ```text
-//! cargo run -p tera-proxy --example proxy -- <server-host:port> [listen-port] [--maps DIR]
+//! cargo run -p tera-proxy --example proxy -- <server-host:port> [listen-port] [--maps DIR] [--defs DIR]
 //! ```
 //!
 //! Listens on 127.0.0.1 (port 0: any free port, printed). The protocol map
@@ -22,17 +24,24 @@ use serde_json::json;
 use tera_data::AnyPacket;
 use tera_data::packets::{c_chat, s_chat};
 use tera_proxy::{
-    Connection, Filter, Hook, HookError, MapSource, Proxy, ProxyConfig, RelayStats, Verdict,
+    Connection, DefSource, Filter, Hook, HookError, MapSource, Proxy, ProxyConfig, RelayStats,
+    Verdict, Version,
 };
 
 /// The mod: the hooks of one connection.
 fn install(conn: u64, connection: &Connection) -> Result<(), HookError> {
     // First, on everything, injected packets included: one JSON line each.
     let log = Hook::raw("*", move |event, packet| {
-        let value = event
-            .protocol_map()
-            .and_then(|map| AnyPacket::decode_opcode(map, None, packet.bytes()).ok())
-            .and_then(|p| serde_json::to_value(&p).ok());
+        let value = match event.runtime_defs() {
+            Some(_) => event
+                .dynamic(packet.bytes(), Version::Latest)
+                .ok()
+                .and_then(|p| serde_json::to_value(&p).ok()),
+            None => event
+                .protocol_map()
+                .and_then(|map| AnyPacket::decode_opcode(map, None, packet.bytes()).ok())
+                .and_then(|p| serde_json::to_value(&p).ok()),
+        };
         let line = json!({
             "conn": conn, "dir": event.direction().arrow(), "opcode": event.opcode(),
             "name": event.name(), "len": packet.bytes().len(), "fake": event.is_fake(),
@@ -78,19 +87,28 @@ fn closed(conn: u64, result: Result<RelayStats, tera_proxy::ProxyError>) {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    const USAGE: &str = "usage: proxy <server-host:port> [listen-port] [--maps DIR]";
+    const USAGE: &str = "usage: proxy <server-host:port> [listen-port] [--maps DIR] [--defs DIR]";
     let mut positional = Vec::new();
     let mut maps = MapSource::compiled_in();
+    let mut defs = DefSource::None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--maps" {
-            let Some(dir) = args.next() else {
+        let mut dir = || {
+            args.next().unwrap_or_else(|| {
                 eprintln!("{USAGE}");
-                std::process::exit(2);
-            };
-            maps = MapSource::folder(dir);
-        } else {
-            positional.push(arg);
+                std::process::exit(2)
+            })
+        };
+        match arg.as_str() {
+            "--maps" => maps = MapSource::folder(dir()),
+            "--defs" => match DefSource::folder(dir()) {
+                Ok(source) => defs = source,
+                Err(e) => {
+                    eprintln!("{e}");
+                    std::process::exit(2);
+                }
+            },
+            _ => positional.push(arg),
         }
     }
     let Some(server_addr) = positional.first().cloned() else {
@@ -108,6 +126,7 @@ async fn main() -> std::io::Result<()> {
     let proxy = Proxy::new(server_addr.clone())
         .config(ProxyConfig {
             maps,
+            defs,
             ..ProxyConfig::default()
         })
         .on_connection(|conn, connection| {

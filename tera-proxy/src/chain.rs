@@ -6,10 +6,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use tera_data::ProtocolMap;
+use tera_dynamic::Catalog;
 use tera_net::Direction;
 use tera_net::framing::opcode;
 
 use crate::commands::{CommandEntry, Commands, Dispatch};
+use crate::dynamic::schema_of;
 use crate::encode::with_length;
 use crate::error::{HookError, HookFailure};
 use crate::event::{Changes, Event, Injection, ModInfo, Scene};
@@ -22,15 +24,31 @@ use crate::stats::Counters;
 /// How deep injected packets may answer injected packets.
 pub(crate) const MAX_INJECTION_DEPTH: usize = 8;
 
+/// What a hook is checked against when it is added: the connection's map
+/// and runtime defs.
+#[derive(Clone, Copy)]
+pub(crate) struct Setting<'s> {
+    pub(crate) map: Option<&'s ProtocolMap>,
+    pub(crate) revision: Option<u32>,
+    pub(crate) defs: Option<&'s Catalog>,
+}
+
 /// Checks that `hook` can run where it is added: its name is in the map
 /// (when the map is known) and, for a mod's hook, that it is added to that
 /// mod.
 pub(crate) fn check_hook(
     hook: &Hook,
-    map: Option<&ProtocolMap>,
-    revision: Option<u32>,
+    scene: &Setting<'_>,
     owner: Option<&ModInfo>,
 ) -> Result<(), HookError> {
+    let Setting {
+        map,
+        revision,
+        defs,
+    } = *scene;
+    if let (Callback::Dynamic { version, .. }, Some(name)) = (&hook.callback, &hook.name) {
+        schema_of(defs, name, *version)?;
+    }
     if let (Some(map), Some(name)) = (map, &hook.name)
         && map.code(name).is_none()
     {
@@ -110,9 +128,14 @@ pub(crate) struct Chain {
     commands: Commands,
     map: Option<Arc<ProtocolMap>>,
     revision: Option<u32>,
+    defs: Option<Arc<Catalog>>,
 }
 
 impl Chain {
+    pub(crate) fn set_defs(&mut self, defs: Option<Arc<Catalog>>) {
+        self.defs = defs;
+    }
+
     fn add(&mut self, id: HookId, owner: Option<ModInfo>, hook: Hook) {
         let mut entry = Entry {
             id,
@@ -242,6 +265,7 @@ impl Chain {
             commands,
             map,
             revision,
+            defs,
         } = self;
         let map = map.as_deref();
         let name = map.and_then(|m| m.name(op));
@@ -252,6 +276,7 @@ impl Chain {
             fake,
             map,
             revision: *revision,
+            defs: defs.as_deref(),
             ids: cx.ids,
         };
         let mut changes = Changes::default();
@@ -363,7 +388,7 @@ fn call(callback: &mut Callback, event: &mut Event<'_>, packet: &[u8]) -> Option
             };
             Some((verdict, change))
         }
-        Callback::Decoded { hook, .. } => hook(event, packet),
+        Callback::Decoded { hook, .. } | Callback::Dynamic { hook, .. } => hook(event, packet),
     }
 }
 

@@ -61,7 +61,7 @@ pub enum ProxyError {
 }
 
 /// How hooks failed on a packet, ending the connection.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum HookFailure {
     /// A hook panicked under
@@ -87,7 +87,7 @@ pub enum HookFailure {
 }
 
 /// A packet that cannot be sent.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PacketError {
     /// Shorter than the 4-byte header or longer than 65535 bytes.
@@ -103,6 +103,15 @@ pub enum PacketError {
     /// with an explicit one.
     #[error("{0}: the name does not say a direction (C_, S_ or I_)")]
     NoDirection(String),
+    /// A dynamic value does not encode as its runtime def.
+    #[error("encoding {name} by its runtime def")]
+    Dynamic {
+        /// The packet.
+        name: String,
+        /// The encoder's error.
+        #[source]
+        source: tera_dynamic::EncodeError,
+    },
     /// The typed packet does not encode (too large for the `u16` length).
     #[error("encoding {name}: {source}")]
     Encode {
@@ -141,6 +150,9 @@ pub enum HookError {
         /// The version asked for (0: the latest was asked and none exists).
         version: u32,
     },
+    /// A dynamic hook's def is not in the connection's runtime defs.
+    #[error(transparent)]
+    RuntimeDef(#[from] crate::DynamicError),
     /// The connection's protocol map has no packet of that name: the hook
     /// would never run.
     #[error("the protocol map{} has no packet {name}", revision.map(|r| format!(" of revision {r}")).unwrap_or_default())]

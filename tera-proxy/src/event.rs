@@ -7,9 +7,13 @@ use tera_data::{AnyPacket, ProtocolMap};
 use tera_net::Direction;
 use tera_packets::Packet;
 
+use tera_dynamic::{Catalog, Record};
+
+use crate::chain::{Setting, check_hook};
+use crate::dynamic::{DynamicError, schema_of};
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::{HookError, PacketError};
-use crate::hooks::Hook;
+use crate::hooks::{Hook, Version};
 use crate::id::{HookId, Ids, ModId};
 
 /// A packet a hook or a handle injects.
@@ -51,6 +55,7 @@ pub(crate) struct Scene<'s> {
     pub(crate) fake: bool,
     pub(crate) map: Option<&'s ProtocolMap>,
     pub(crate) revision: Option<u32>,
+    pub(crate) defs: Option<&'s Catalog>,
     pub(crate) ids: &'s Ids,
 }
 
@@ -66,6 +71,7 @@ pub struct Event<'s> {
     pub(crate) owner: Option<ModInfo>,
     pub(crate) map: Option<&'s ProtocolMap>,
     pub(crate) revision: Option<u32>,
+    pub(crate) defs: Option<&'s Catalog>,
     pub(crate) ids: &'s Ids,
     pub(crate) injected: &'s mut Vec<Injection>,
     pub(crate) changes: &'s mut Changes,
@@ -108,6 +114,7 @@ impl<'s> Event<'s> {
             owner,
             map: scene.map,
             revision: scene.revision,
+            defs: scene.defs,
             ids: scene.ids,
             injected,
             changes,
@@ -177,6 +184,29 @@ impl<'s> Event<'s> {
         self.map
     }
 
+    /// The connection's runtime defs, if it has any.
+    #[must_use]
+    pub fn runtime_defs(&self) -> Option<&'s Catalog> {
+        self.defs
+    }
+
+    /// `packet` (this event's packet, or any bytes of its name) as a
+    /// dynamic value, decoded by `version` of the runtime def of the name
+    /// the map gives its opcode.
+    ///
+    /// # Errors
+    /// [`DynamicError`]: no runtime defs, no name for the opcode, no such
+    /// def, or bytes that do not decode.
+    pub fn dynamic<'b>(
+        &self,
+        packet: &'b [u8],
+        version: Version,
+    ) -> Result<Record<'b>, DynamicError> {
+        let name = self.name.ok_or(DynamicError::NoName(self.opcode))?;
+        let schema = schema_of(self.defs, name, version)?;
+        Ok(schema.decode(packet)?)
+    }
+
     /// Sends `packet` towards the side its name says (`C_` to the server,
     /// `S_` and `I_` to the client), as [`send_to`](Event::send_to) does.
     ///
@@ -237,7 +267,12 @@ impl<'s> Event<'s> {
     /// no packet of the hook's name; [`HookError::WrongMod`] for a hook of
     /// another mod.
     pub fn add_hook(&mut self, hook: Hook) -> Result<HookId, HookError> {
-        crate::chain::check_hook(&hook, self.map, self.revision, self.owner.as_ref())?;
+        let setting = Setting {
+            map: self.map,
+            revision: self.revision,
+            defs: self.defs,
+        };
+        check_hook(&hook, &setting, self.owner.as_ref())?;
         let id = self.ids.hook();
         self.changes.added.push((id, self.owner, hook));
         Ok(id)

@@ -4,12 +4,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tera_data::{AnyPacket, ProtocolMap};
+use tera_dynamic::Catalog;
 use tera_net::Direction;
 use tera_packets::Packet;
 use tokio::sync::Notify;
 
-use crate::chain::{Chain, Context, NewMod, check_hook};
+use crate::chain::{Chain, Context, NewMod, Setting, check_hook};
 use crate::commands::CommandEntry;
+use crate::dynamic::DefSource;
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::{HookError, HookFailure, SendError};
 use crate::event::Changes;
@@ -44,6 +46,7 @@ pub(crate) struct Shared {
     has_pending: AtomicBool,
     /// The chain's map, for handles.
     map: Mutex<(Option<Arc<ProtocolMap>>, Option<u32>)>,
+    defs: Option<Arc<Catalog>>,
     pub(crate) counters: Counters,
     reports: Reports,
     ids: Ids,
@@ -66,6 +69,10 @@ impl Shared {
             pending: Mutex::default(),
             has_pending: AtomicBool::new(false),
             map: Mutex::default(),
+            defs: match &config.defs {
+                DefSource::None => None,
+                DefSource::Catalog(catalog) => Some(Arc::clone(catalog)),
+            },
             counters: Counters::default(),
             reports: Reports::default(),
             ids: Ids::default(),
@@ -76,6 +83,7 @@ impl Shared {
             handle_failure: Mutex::default(),
             failed: Notify::new(),
         };
+        lock(&shared.chain).set_defs(shared.defs.clone());
         if let MapSource::Fixed(map) = &config.maps {
             shared.set_map(Arc::clone(map), map.revision());
         }
@@ -135,7 +143,12 @@ impl Shared {
 
     pub(crate) fn add_hook(&self, hook: Hook) -> Result<HookId, HookError> {
         let (map, revision) = self.map();
-        check_hook(&hook, map.as_deref(), revision, None)?;
+        let setting = Setting {
+            map: map.as_deref(),
+            revision,
+            defs: self.defs.as_deref(),
+        };
+        check_hook(&hook, &setting, None)?;
         let id = self.ids.hook();
         self.queue_change(|p| p.changes.added.push((id, None, hook)));
         Ok(id)
@@ -147,8 +160,13 @@ impl Shared {
         let id = self.ids.module();
         let slot = ModSlot::new(id, module);
         let (map, revision) = self.map();
+        let setting = Setting {
+            map: map.as_deref(),
+            revision,
+            defs: self.defs.as_deref(),
+        };
         for hook in &setup.hooks {
-            check_hook(hook, map.as_deref(), revision, Some(&slot.info))?;
+            check_hook(hook, &setting, Some(&slot.info))?;
         }
         let owner = slot.info;
         let new = NewMod {

@@ -7,6 +7,9 @@ use std::borrow::Cow;
 use tera_data::{AnyPacket, PACKETS, latest_version};
 use tera_packets::{Packet, PacketType};
 
+use tera_dynamic::Record;
+
+use crate::dynamic::schema_of;
 use crate::encode::{encode_any, encode_packet};
 use crate::error::{HookError, PacketError};
 use crate::event::Event;
@@ -133,7 +136,15 @@ type DecodedFn = Box<dyn FnMut(&mut Event<'_>, &[u8]) -> Option<Outcome> + Send>
 
 pub(crate) enum Callback {
     Raw(RawFn),
-    Decoded { version: u32, hook: DecodedFn },
+    Decoded {
+        version: u32,
+        hook: DecodedFn,
+    },
+    /// Decoded by a def of the connection's runtime defs.
+    Dynamic {
+        version: Version,
+        hook: DecodedFn,
+    },
 }
 
 /// The mod whose state a hook's function takes.
@@ -279,6 +290,54 @@ impl Hook {
         ))
     }
 
+    /// A hook on packet `name` decoded by a def read at run time (the
+    /// connection's [`DefSource`](crate::DefSource), `version` of it):
+    /// `hook` reads and changes its fields by name; a changed value is
+    /// re-encoded in the packet's place, as a typed hook's. A packet that
+    /// does not decode is passed on without calling `hook`.
+    ///
+    /// ```
+    /// use tera_proxy::{Hook, Value, Verdict, Version};
+    ///
+    /// let hook = Hook::dynamic("S_CHAT", Version::Latest, |_, chat| {
+    ///     match chat.get_mut("message") {
+    ///         Some(Value::String(text)) => {
+    ///             *text = format!("{text}!").into();
+    ///             Verdict::Changed
+    ///         }
+    ///         _ => Verdict::Pass,
+    ///     }
+    /// });
+    /// ```
+    pub fn dynamic(
+        name: &str,
+        version: Version,
+        mut hook: impl for<'e, 'p> FnMut(&mut Event<'e>, &mut Record<'p>) -> Verdict + Send + 'static,
+    ) -> Hook {
+        let owned_name = name.to_owned();
+        let decoded: DecodedFn = Box::new(move |event, bytes| {
+            let schema = schema_of(event.runtime_defs(), &owned_name, version).ok()?;
+            let mut value = schema.decode(bytes).ok()?;
+            let verdict = hook(event, &mut value);
+            let change = (verdict == Verdict::Changed).then(|| {
+                schema
+                    .encode(&value, event.opcode())
+                    .map_err(|source| PacketError::Dynamic {
+                        name: owned_name.clone(),
+                        source,
+                    })
+            });
+            Some((verdict, change))
+        });
+        Hook::new(
+            Some(name.to_owned()),
+            Callback::Dynamic {
+                version,
+                hook: decoded,
+            },
+        )
+    }
+
     /// Where the hook runs among the others: lower first; hooks of the same
     /// order run in the order they were added. Default 0.
     #[must_use]
@@ -309,6 +368,10 @@ impl Hook {
             (None, _) => "*".to_owned(),
             (Some(name), Callback::Raw(_)) => name.clone(),
             (Some(name), Callback::Decoded { version, .. }) => format!("{name}.{version}"),
+            (Some(name), Callback::Dynamic { version, .. }) => match version {
+                Version::Exact(v) => format!("{name}.{v} (runtime def)"),
+                Version::Latest => format!("{name}.latest (runtime def)"),
+            },
         }
     }
 

@@ -73,6 +73,7 @@
 
 mod chain;
 pub mod commands;
+mod dynamic;
 mod encode;
 mod error;
 mod event;
@@ -92,6 +93,7 @@ mod stats;
 mod version;
 
 pub use commands::{Command, CommandSpec};
+pub use dynamic::{DefSource, DefsError, DynamicError};
 pub use encode::direction_of;
 pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};
 pub use event::Event;
@@ -103,6 +105,7 @@ pub use mods::{Mod, Setup};
 pub use proxy::{Listening, Proxy};
 pub use relay::{Connection, ProxyConfig};
 pub use stats::{DirectionStats, RelayStats};
+pub use tera_dynamic::{self, Catalog, Record, Value};
 pub use tera_net::Direction;
 pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
 

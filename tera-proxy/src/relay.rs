@@ -18,6 +18,7 @@ use tera_net::{Direction, Pike, Session};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::Decoder;
 
+use crate::dynamic::DefSource;
 use crate::error::{HookError, ProxyError};
 use crate::faults::FaultPolicy;
 use crate::handle::{ConnectionHandle, Shared, lock};
@@ -46,6 +47,10 @@ pub struct ProxyConfig {
     pub handshake_timeout: Duration,
     /// What a panicking hook does. Default [`FaultPolicy::DisableMod`].
     pub fault_policy: FaultPolicy,
+    /// Defs read at run time, for [`Hook::dynamic`] and
+    /// [`Event::dynamic`](crate::Event::dynamic). Default
+    /// [`DefSource::None`].
+    pub defs: DefSource,
 }
 
 impl Default for ProxyConfig {
@@ -56,6 +61,7 @@ impl Default for ProxyConfig {
             read_chunk: 16 * 1024,
             handshake_timeout: Duration::from_secs(30),
             fault_policy: FaultPolicy::DisableMod,
+            defs: DefSource::None,
         }
     }
 }
