@@ -69,6 +69,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod chain;
 pub mod commands;
@@ -81,6 +82,7 @@ mod faults;
 mod handle;
 mod handshake;
 #[cfg(feature = "harness")]
+#[cfg_attr(docsrs, doc(cfg(feature = "harness")))]
 pub mod harness;
 mod hooks;
 mod id;
