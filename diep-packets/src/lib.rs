@@ -46,6 +46,7 @@
     )
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 /// Implements `IntoOwned` for types that own all their data.
@@ -70,6 +71,7 @@ mod field_table;
 mod float;
 mod input_flags;
 #[cfg(feature = "json")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub mod json;
 pub mod jump_table;
 mod messages;

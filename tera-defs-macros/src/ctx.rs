@@ -50,6 +50,27 @@ pub enum ReadMode {
     Loose,
 }
 
+/// Where a read puts the fields it reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ReadInto {
+    /// `__field_i` locals and deferred expressions; the struct is built at
+    /// the end.
+    Locals,
+    /// Assignments to `self`'s fields: a later part of a split object, read
+    /// into the object already built.
+    SelfFields,
+}
+
+/// Whether a read or write covers the block's own metadata words too.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum BlockMeta {
+    /// The caller reads or writes them (`Wire::read`, a part of an object).
+    ByCaller,
+    /// Not read or written yet (`read_block`, `write_block`): they join the
+    /// first run of fixed fields, one bounds check for both.
+    Lead,
+}
+
 /// A run of fixed pieces laid out from its first byte: the `let`s of each
 /// piece's offset, and the run's total size.
 pub struct RunLayout {

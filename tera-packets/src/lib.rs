@@ -60,17 +60,20 @@
     )
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // One reviewed exception (`utf16`): a `String`'s bytes written directly,
 // with ASCII bytes and `char::encode_utf8` only.
 #![deny(unsafe_code)]
 
 #[cfg(feature = "arbitrary")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 mod arbitrary;
 mod array;
 mod bytes;
 mod codec;
 mod error;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod json;
 mod protocol_error;
 mod protocol_map;
@@ -101,4 +104,5 @@ pub use wire::{
 pub use writer::Writer;
 
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use tera_defs_macros::{Block, Packet};
