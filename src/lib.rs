@@ -9,6 +9,7 @@
 //! The runtime (`Packet`, `Str`, `Array`, ...) is re-exported from
 //! [`tera_packets`].
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use tera_packets::*;
 

@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
-use diep_packets::{FieldTable, Serverbound, Update, UpdateView};
+use diep_packets::{FieldTable, InputMessage, Serverbound, Update, UpdateView};
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -119,7 +119,7 @@ fn main() {
         b.iter(|| {
             let mut sink = 0f64;
             for m in black_box(inputs.as_slice()) {
-                if let Ok(Serverbound::Input { input, .. }) = Serverbound::decode(m) {
+                if let Ok(Serverbound::Input(InputMessage { input, .. })) = Serverbound::decode(m) {
                     sink += f64::from(input.flags.bits())
                         + f64::from(input.mouse_x.0)
                         + f64::from(input.mouse_y.0);

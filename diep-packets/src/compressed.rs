@@ -5,6 +5,8 @@
 
 use tera_packets::{Error, ErrorKind, Result};
 
+use crate::error::DiepErrorKind;
+
 /// The default cap on a compressed message's declared length (1 MiB).
 pub const DEFAULT_INFLATE_CAP: u32 = 1 << 20;
 
@@ -58,22 +60,20 @@ impl<'a> Compressed<'a> {
     /// exactly that length.
     pub fn inflate(&self, cap: u32) -> Result<Vec<u8>> {
         if self.declared > cap {
-            return Err(Error::new(
-                ErrorKind::CompressedTooLarge {
-                    declared: self.declared,
-                    cap,
-                },
-                self.block_at - 4,
-            ));
+            return Err(DiepErrorKind::CompressedTooLarge {
+                declared: self.declared,
+                cap,
+            }
+            .at(self.block_at - 4));
         }
         let declared = self.declared as usize;
         if declared > self.block.len().saturating_mul(LZ4_MAX_RATIO) {
-            return Err(Error::new(ErrorKind::BadCompression, self.block_at - 4));
+            return Err(DiepErrorKind::BadCompression.at(self.block_at - 4));
         }
         let mut out = vec![0; declared];
         match lz4_flex::block::decompress_into(self.block, &mut out) {
             Ok(n) if n == declared => Ok(out),
-            _ => Err(Error::new(ErrorKind::BadCompression, self.block_at)),
+            _ => Err(DiepErrorKind::BadCompression.at(self.block_at)),
         }
     }
 }
@@ -82,13 +82,11 @@ impl<'a> Compressed<'a> {
 /// 0x02, appended to `out`.
 pub fn compress_into(inner: &[u8], out: &mut Vec<u8>) -> Result<()> {
     let Ok(len) = u32::try_from(inner.len()) else {
-        return Err(Error::new(
-            ErrorKind::CompressedTooLarge {
-                declared: u32::MAX,
-                cap: u32::MAX,
-            },
-            0,
-        ));
+        return Err(DiepErrorKind::CompressedTooLarge {
+            declared: u32::MAX,
+            cap: u32::MAX,
+        }
+        .at(0));
     };
     out.push(COMPRESSED_ID);
     out.extend_from_slice(&len.to_le_bytes());

@@ -12,42 +12,18 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::compressed::Compressed;
 use crate::entid::EntId;
+use crate::error::DiepErrorKind;
 use crate::field_table::{Encoding, FieldTable};
 use crate::float::{Fixed64, Vf};
 use crate::input_flags::InputFlags;
-use crate::messages::*;
-use crate::side::{Clientbound, Serverbound};
+use crate::messages::{
+    Accept, Heartbeat, Input, Joystick, Notification, OutdatedClient, PlayerCount, ServerInfo,
+    Spawn, TakeTank, TankUpgrade, ToRespawn,
+};
+use crate::side::{Clientbound, InputMessage, Serverbound, Side};
 use crate::string_nt::StringNt;
 use crate::update::{FieldData, FieldEntry, Upcreate, UpcreateKind, Update, UpdateView, Value};
 use crate::varint::{Vi, Vu};
-
-/// Which way a message goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// Client to server.
-    Serverbound,
-    /// Server to client.
-    Clientbound,
-}
-
-impl Side {
-    /// `serverbound` or `clientbound`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Serverbound => "serverbound",
-            Side::Clientbound => "clientbound",
-        }
-    }
-
-    /// The side named `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "serverbound" => Some(Side::Serverbound),
-            "clientbound" => Some(Side::Clientbound),
-            _ => None,
-        }
-    }
-}
 
 /// Why a JSON value does not give a message.
 #[derive(Debug, thiserror::Error)]
@@ -332,7 +308,7 @@ fn str_json(s: &StringNt<'_>) -> Json {
 /// A serverbound message as JSON.
 pub fn serverbound_to_json(m: &Serverbound<'_>) -> Json {
     match m {
-        Serverbound::Input { input, joystick } => {
+        Serverbound::Input(InputMessage { input, joystick }) => {
             let mut o = json!({
                 "flags": input.flags.bits(),
                 "mouseX": f32_to_json(input.mouse_x.0),
@@ -388,12 +364,10 @@ fn compressed_to_json(
     // A compressed message inside a compressed message is refused: one
     // level is what the protocol uses, and it bounds the work.
     if inner.first() == Some(&crate::compressed::COMPRESSED_ID) {
-        return Err(tera_packets::Error::new(
-            tera_packets::ErrorKind::UnknownId {
-                id: crate::compressed::COMPRESSED_ID,
-            },
-            0,
-        ));
+        return Err(DiepErrorKind::UnknownId {
+            id: crate::compressed::COMPRESSED_ID,
+        }
+        .at(0));
     }
     let m = Clientbound::decode_with(&inner, table)?;
     let value = clientbound_to_json(&m, table, cap)?;
@@ -476,7 +450,7 @@ pub fn encode(
                     } else {
                         None
                     };
-                    Serverbound::Input { input, joystick }
+                    Serverbound::Input(InputMessage { input, joystick })
                 }
                 "Spawn" => Serverbound::Spawn(Spawn {
                     name: string_field(value, "name", name)?,

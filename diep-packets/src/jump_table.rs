@@ -4,8 +4,9 @@
 //! The index starts at -1; each `vu` read is XOR-ed with 1: 0 closes the
 //! table, anything else is added to the index (so indexes strictly ascend).
 
-use tera_packets::{Codec, Error, ErrorKind, IntoOwned, Reader, Result, Visit, Visitor, Writer};
+use tera_packets::{Codec, IntoOwned, Reader, Result, Visit, Visitor, Writer};
 
+use crate::error::DiepErrorKind;
 use crate::varint::{read_vu, vu_len, write_vu};
 
 /// The `vu` that closes a table.
@@ -13,7 +14,7 @@ pub const CLOSE: u8 = 0x01;
 
 /// Reads the next index of a jump table at the cursor after `prev` (`None`
 /// before the first): `None` when the table is closed. An index must be
-/// below `len` ([`ErrorKind::IndexPastTable`] at the jump's first byte).
+/// below `len` ([`DiepErrorKind::IndexPastTable`] at the jump's first byte).
 #[inline]
 pub fn next_index(r: &mut Reader<'_>, prev: Option<u32>, len: u32) -> Result<Option<u32>> {
     let at = r.pos();
@@ -25,13 +26,11 @@ pub fn next_index(r: &mut Reader<'_>, prev: Option<u32>, len: u32) -> Result<Opt
     let index = prev.map_or(u64::from(jump) - 1, |p| u64::from(p) + u64::from(jump));
     match u32::try_from(index) {
         Ok(i) if i < len => Ok(Some(i)),
-        _ => Err(Error::new(
-            ErrorKind::IndexPastTable {
-                index: u32::try_from(index).unwrap_or(u32::MAX),
-                len,
-            },
-            at,
-        )),
+        _ => Err(DiepErrorKind::IndexPastTable {
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+            len,
+        }
+        .at(at)),
     }
 }
 
@@ -105,19 +104,17 @@ impl<T> Default for JumpTable<T> {
 }
 
 impl<T> JumpTable<T> {
-    /// A table of `entries`; [`ErrorKind::IndexPastTable`] (with the entry's
+    /// A table of `entries`; [`DiepErrorKind::IndexPastTable`] (with the entry's
     /// position as offset) when an index does not ascend or is `u32::MAX`.
     pub fn new(entries: Vec<(u32, T)>) -> Result<Self> {
         let mut prev: Option<u32> = None;
         for (k, (index, _)) in entries.iter().enumerate() {
             if *index == u32::MAX || prev.is_some_and(|p| p >= *index) {
-                return Err(Error::new(
-                    ErrorKind::IndexPastTable {
-                        index: *index,
-                        len: u32::MAX,
-                    },
-                    k,
-                ));
+                return Err(DiepErrorKind::IndexPastTable {
+                    index: *index,
+                    len: u32::MAX,
+                }
+                .at(k));
             }
             prev = Some(*index);
         }

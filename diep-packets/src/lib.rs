@@ -18,10 +18,10 @@
 //! and at which byte, never a panic.
 //!
 //! ```
-//! use diep_packets::{InputFlags, Serverbound};
+//! use diep_packets::{InputFlags, InputMessage, Serverbound};
 //!
 //! let msg = [0x01, 0x99, 0x10, 0x88, 0x81, 0x85, 0x02, 0x8a, 0xa7, 0x81, 0x0f];
-//! let Serverbound::Input { input, joystick } = Serverbound::decode(&msg)? else {
+//! let Serverbound::Input(InputMessage { input, joystick }) = Serverbound::decode(&msg)? else {
 //!     unreachable!()
 //! };
 //! assert_eq!(input.flags.bits(), 2073);
@@ -46,6 +46,7 @@
     )
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 /// Implements `IntoOwned` for types that own all their data.
@@ -65,9 +66,12 @@ pub(crate) use owned_is_self;
 mod color;
 mod compressed;
 mod entid;
+mod error;
 mod field_table;
 mod float;
 mod input_flags;
+#[cfg(feature = "json")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub mod json;
 pub mod jump_table;
 mod messages;
@@ -80,13 +84,17 @@ mod varint;
 pub use color::Color;
 pub use compressed::{COMPRESSED_ID, Compressed, DEFAULT_INFLATE_CAP, compress_into};
 pub use entid::{EntId, Entity};
+pub use error::DiepErrorKind;
 pub use field_table::{Encoding, FieldDef, FieldTable, GroupDef, MAX_GROUPS, TableError};
 pub use float::{Fixed64, Vf};
 pub use input_flags::InputFlags;
 pub use jump_table::{JumpTable, NoValue};
-pub use messages::*;
+pub use messages::{
+    Accept, Heartbeat, Input, Joystick, Notification, OutdatedClient, PlayerCount, ServerInfo,
+    Spawn, TakeTank, TankUpgrade, ToRespawn,
+};
 pub(crate) use side::check_end;
-pub use side::{Clientbound, Serverbound};
+pub use side::{Clientbound, InputMessage, Serverbound, Side};
 pub use string_nt::StringNt;
 pub use tank::Tank;
 pub use tera_packets::{Codec, Error, ErrorKind, Result};

@@ -5,6 +5,8 @@ use std::borrow::Cow;
 
 use tera_packets::{Codec, Error, ErrorKind, IntoOwned, Reader, Result, Visit, Visitor, Writer};
 
+use crate::error::DiepErrorKind;
+
 /// A `stringNT` field: UTF-8 text without NUL. After a decode it borrows
 /// from the message; built from a `String` it owns its text.
 ///
@@ -26,7 +28,7 @@ enum Text<'a> {
 }
 
 impl<'a> StringNt<'a> {
-    /// The text, or [`ErrorKind::NulInString`] if it holds a NUL.
+    /// The text, or [`DiepErrorKind::NulInString`] if it holds a NUL.
     pub fn new(text: impl Into<Cow<'a, str>>) -> Result<Self> {
         let text = match text.into() {
             Cow::Borrowed(s) => Text::Borrowed(s),
@@ -34,7 +36,7 @@ impl<'a> StringNt<'a> {
         };
         let string = StringNt(text);
         match string.as_str().bytes().position(|b| b == 0) {
-            Some(at) => Err(Error::new(ErrorKind::NulInString, at)),
+            Some(at) => Err(DiepErrorKind::NulInString.at(at)),
             None => Ok(string),
         }
     }
@@ -131,7 +133,7 @@ pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<&'a str> {
             r.set_pos(start + len + 1);
             Ok(text)
         }
-        Err(e) => Err(Error::new(ErrorKind::InvalidUtf8, start + e.valid_up_to())),
+        Err(e) => Err(DiepErrorKind::InvalidUtf8.at(start + e.valid_up_to())),
     }
 }
 
@@ -206,10 +208,13 @@ mod tests {
         let e = StringNt::read_at(&mut Reader::at(b"hi", 0)).unwrap_err();
         assert_eq!((e.kind(), e.offset()), (ErrorKind::UnterminatedString, 0));
         let e = StringNt::read_at(&mut Reader::at(b"ab\xff\0", 0)).unwrap_err();
-        assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidUtf8, 2));
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (DiepErrorKind::InvalidUtf8.into(), 2)
+        );
         assert_eq!(
             StringNt::new("a\0b").unwrap_err().kind(),
-            ErrorKind::NulInString
+            DiepErrorKind::NulInString.into()
         );
     }
 }

@@ -2,6 +2,8 @@
 
 use tera_packets::{Codec, Error, ErrorKind, Reader, Result, Visit, Visitor, Writer};
 
+use crate::error::DiepErrorKind;
+
 /// The most bytes a `vu` takes.
 pub const MAX_VARINT_LEN: usize = 5;
 
@@ -75,9 +77,9 @@ fn decode_window(w: u64, start: usize) -> Result<(u32, usize)> {
 #[cold]
 fn fifth_byte_error(byte: u8, at: usize) -> Error {
     if byte & 0x80 != 0 {
-        Error::new(ErrorKind::OverlongVarint, at)
+        DiepErrorKind::OverlongVarint.at(at)
     } else {
-        Error::new(ErrorKind::VarintOverflow { byte }, at)
+        DiepErrorKind::VarintOverflow { byte }.at(at)
     }
 }
 
@@ -238,11 +240,11 @@ mod tests {
         assert_eq!(read(&[0xff, 0xff, 0xff, 0xff, 0x0f]), Ok(u32::MAX));
         assert_eq!(
             read(&[0xff, 0xff, 0xff, 0xff, 0x10]),
-            Err((ErrorKind::VarintOverflow { byte: 0x10 }, 4))
+            Err((DiepErrorKind::VarintOverflow { byte: 0x10 }.into(), 4))
         );
         assert_eq!(
             read(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00]),
-            Err((ErrorKind::OverlongVarint, 4))
+            Err((DiepErrorKind::OverlongVarint.into(), 4))
         );
         assert_eq!(read(&[0x80, 0x80]), Err((ErrorKind::UnexpectedEnd, 0)));
         assert_eq!(read(&[]), Err((ErrorKind::UnexpectedEnd, 0)));

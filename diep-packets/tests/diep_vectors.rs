@@ -7,7 +7,8 @@
 
 use std::path::PathBuf;
 
-use diep_packets::json::{self, Side, entid_from_json, entid_to_json, f32_from_json};
+use diep_packets::Side;
+use diep_packets::json::{self, entid_from_json, entid_to_json, f32_from_json};
 use diep_packets::{Codec, EntId, FieldTable, Fixed64, StringNt, Vf, Vi, Vu};
 use serde_json::Value as Json;
 use tera_packets::{Reader, Writer};

@@ -4,7 +4,9 @@
 
 mod common;
 
-use diep_packets::{Clientbound, Compressed, ErrorKind, FieldTable, Serverbound, compress_into};
+use diep_packets::{
+    Clientbound, Compressed, DiepErrorKind, ErrorKind, FieldTable, Serverbound, compress_into,
+};
 
 /// Decodes `msg` on `side` (`true` = serverbound).
 fn decode(serverbound: bool, msg: &[u8]) -> Result<(), diep_packets::Error> {
@@ -113,7 +115,7 @@ fn hostile_catalogue() {
             "trailing byte",
             *serverbound,
             &longer,
-            Some((ErrorKind::TrailingBytes { count: 1 }, msg.len())),
+            Some((DiepErrorKind::TrailingBytes { count: 1 }.into(), msg.len())),
         );
     }
 
@@ -122,26 +124,26 @@ fn hostile_catalogue() {
         "overlong varint",
         true,
         &[0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00, 0x00],
-        Some((ErrorKind::OverlongVarint, 5)),
+        Some((DiepErrorKind::OverlongVarint.into(), 5)),
     );
     c.expect(
         "overlong varint",
         false,
         &[0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-        Some((ErrorKind::OverlongVarint, 5)),
+        Some((DiepErrorKind::OverlongVarint.into(), 5)),
     );
     for fifth in [0x10u8, 0x1f, 0x7f] {
         c.expect(
             "5th byte > 0x0f",
             false,
             &[0x0a, 0xff, 0xff, 0xff, 0xff, fifth],
-            Some((ErrorKind::VarintOverflow { byte: fifth }, 5)),
+            Some((DiepErrorKind::VarintOverflow { byte: fifth }.into(), 5)),
         );
         c.expect(
             "5th byte > 0x0f",
             true,
             &[0x04, 0x80, 0x80, 0x80, 0x80, fifth],
-            Some((ErrorKind::VarintOverflow { byte: fifth }, 5)),
+            Some((DiepErrorKind::VarintOverflow { byte: fifth }.into(), 5)),
         );
     }
 
@@ -156,7 +158,7 @@ fn hostile_catalogue() {
             "invalid UTF-8",
             true,
             bytes,
-            Some((ErrorKind::InvalidUtf8, at)),
+            Some((DiepErrorKind::InvalidUtf8.into(), at)),
         );
     }
     c.expect(
@@ -193,10 +195,11 @@ fn hostile_catalogue() {
         false,
         &update_with(&[0x00, 0x01, (fields + 1) as u8 ^ 1, 0x00, 0x01]),
         Some((
-            ErrorKind::IndexPastTable {
+            DiepErrorKind::IndexPastTable {
                 index: fields,
                 len: fields,
-            },
+            }
+            .into(),
             8,
         )),
     );
@@ -205,10 +208,11 @@ fn hostile_catalogue() {
         false,
         &update_with(&[0x00, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f]),
         Some((
-            ErrorKind::IndexPastTable {
+            DiepErrorKind::IndexPastTable {
                 index: 0xffff_fffd,
                 len: fields,
-            },
+            }
+            .into(),
             8,
         )),
     );
@@ -219,7 +223,10 @@ fn hostile_catalogue() {
         "element index past the array",
         false,
         &update_with(&past_array),
-        Some((ErrorKind::IndexPastTable { index: 10, len: 10 }, 9)),
+        Some((
+            DiepErrorKind::IndexPastTable { index: 10, len: 10 }.into(),
+            9,
+        )),
     );
     let groups = table.groups().len() as u32;
     c.expect(
@@ -227,10 +234,11 @@ fn hostile_catalogue() {
         false,
         &update_with(&[0x01, (groups + 1) as u8 ^ 1, 0x01]),
         Some((
-            ErrorKind::IndexPastTable {
+            DiepErrorKind::IndexPastTable {
                 index: groups,
                 len: groups,
-            },
+            }
+            .into(),
             7,
         )),
     );
@@ -238,7 +246,7 @@ fn hostile_catalogue() {
         "empty array update",
         false,
         &update_with(&[0x00, 0x01, (names + 1) as u8 ^ 1, 0x01, 0x01]),
-        Some((ErrorKind::EmptyArrayUpdate, 9)),
+        Some((DiepErrorKind::EmptyArrayUpdate.into(), 9)),
     );
 
     // Unknown ids.
@@ -248,7 +256,7 @@ fn hostile_catalogue() {
                 "unknown serverbound id",
                 true,
                 &[id, 0, 0, 0, 0],
-                Some((ErrorKind::UnknownId { id }, 0)),
+                Some((DiepErrorKind::UnknownId { id }.into(), 0)),
             );
         }
         if ![0, 1, 2, 3, 4, 5, 7, 10].contains(&id) {
@@ -256,7 +264,7 @@ fn hostile_catalogue() {
                 "unknown clientbound id",
                 false,
                 &[id, 0, 0, 0, 0],
-                Some((ErrorKind::UnknownId { id }, 0)),
+                Some((DiepErrorKind::UnknownId { id }.into(), 0)),
             );
         }
     }
@@ -266,25 +274,25 @@ fn hostile_catalogue() {
         "bad marker",
         false,
         &update_with(&[0x02]),
-        Some((ErrorKind::BadUpcreateMarker { byte: 2 }, 6)),
+        Some((DiepErrorKind::BadUpcreateMarker { byte: 2 }.into(), 6)),
     );
     c.expect(
         "bad marker",
         false,
         &update_with(&[0x00, 0x00]),
-        Some((ErrorKind::BadUpcreateMarker { byte: 0 }, 7)),
+        Some((DiepErrorKind::BadUpcreateMarker { byte: 0 }.into(), 7)),
     );
     c.expect(
         "bad marker",
         false,
         &update_with(&[0x00, 0x02, 0x01]),
-        Some((ErrorKind::BadUpcreateMarker { byte: 2 }, 7)),
+        Some((DiepErrorKind::BadUpcreateMarker { byte: 2 }.into(), 7)),
     );
     c.expect(
         "bad marker",
         false,
         &update_with(&[0xff]),
-        Some((ErrorKind::BadUpcreateMarker { byte: 0xff }, 6)),
+        Some((DiepErrorKind::BadUpcreateMarker { byte: 0xff }.into(), 6)),
     );
 
     // The gamepad flag without its joystick.
@@ -305,17 +313,18 @@ fn hostile_catalogue() {
         "compressed: wrong declared length",
         false,
         &lies,
-        Some((ErrorKind::BadCompression, 5)),
+        Some((DiepErrorKind::BadCompression.into(), 5)),
     );
     c.expect(
         "compressed: past the cap",
         false,
         &[0x02, 0xff, 0xff, 0xff, 0x7f, 0x10, 0x05],
         Some((
-            ErrorKind::CompressedTooLarge {
+            DiepErrorKind::CompressedTooLarge {
                 declared: 0x7fff_ffff,
                 cap: diep_packets::DEFAULT_INFLATE_CAP,
-            },
+            }
+            .into(),
             1,
         )),
     );
@@ -323,13 +332,13 @@ fn hostile_catalogue() {
         "compressed: more than the block can hold",
         false,
         &[0x02, 0x00, 0x00, 0x01, 0x00, 0x10, 0x05],
-        Some((ErrorKind::BadCompression, 1)),
+        Some((DiepErrorKind::BadCompression.into(), 1)),
     );
     c.expect(
         "compressed: malformed block",
         false,
         &[0x02, 0x04, 0x00, 0x00, 0x00, 0xf0, 0x05],
-        Some((ErrorKind::BadCompression, 5)),
+        Some((DiepErrorKind::BadCompression.into(), 5)),
     );
     let mut bad_inner = Vec::new();
     compress_into(&[0x06, 0x00], &mut bad_inner).unwrap();
@@ -337,7 +346,7 @@ fn hostile_catalogue() {
         "compressed: unknown inner id",
         false,
         &bad_inner,
-        Some((ErrorKind::UnknownId { id: 6 }, 0)),
+        Some((DiepErrorKind::UnknownId { id: 6 }.into(), 0)),
     );
 
     println!(

@@ -181,7 +181,7 @@ proptest! {
         let joystick = flags.contains(InputFlags::GAMEPAD).then_some(Joystick { x: Vf(f32::from_bits(y)), y: Vf(f32::from_bits(x)) });
         let input = Input { flags, mouse_x: Vf(f32::from_bits(x)), mouse_y: Vf(f32::from_bits(y)) };
         for m in [
-            Serverbound::Input { input, joystick },
+            Serverbound::Input(InputMessage { input, joystick }),
             Serverbound::Spawn(Spawn { name: StringNt::new(s.as_str()).unwrap() }),
             Serverbound::TankUpgrade(TankUpgrade { tank: Vi(t) }),
             Serverbound::Heartbeat(Heartbeat),
@@ -270,6 +270,6 @@ fn an_update_through_another_builds_table() {
     wrong.upcreates[0].fields[1].data = FieldData::One(Value::Vu(1));
     assert_eq!(
         wrong.encode(&table).unwrap_err().kind(),
-        ErrorKind::FieldMismatch { index: 2 }
+        DiepErrorKind::FieldMismatch { index: 2 }.into()
     );
 }

@@ -1,5 +1,5 @@
 //! Arbitrary bytes as a `.dec` data center: verified, opened, walked, copied
-//! and exported to a sink (`tera_datacenter::fuzz_open`); a file the strict
+//! and exported to a sink (`tera_datacenter::fuzzing::open`); a file the strict
 //! verifier accepts must also open, export every node once and survive a
 //! rewrite. Errors are fine; panics, hangs and leaks are not.
 #![no_main]

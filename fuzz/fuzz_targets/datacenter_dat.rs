@@ -1,5 +1,5 @@
 //! Arbitrary bytes as a `.dat` under a fixed key (`DAT_KEY`, the one of
-//! `tera_datacenter::fuzz_dat`): decryption and inflation either fail, and
+//! `tera_datacenter::fuzzing::dat`): decryption and inflation either fail, and
 //! the `.dat` verifier reports a problem, or give a `.dec` that the verifier
 //! judges as it judges those bytes alone, and that passes the checks of the
 //! `datacenter` target.

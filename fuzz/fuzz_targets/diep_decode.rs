@@ -6,7 +6,8 @@
 //! printed as JSON.
 #![no_main]
 
-use diep_packets::json::{self, Side};
+use diep_packets::Side;
+use diep_packets::json;
 use diep_packets::{Clientbound, FieldTable, Serverbound};
 use libfuzzer_sys::fuzz_target;
 

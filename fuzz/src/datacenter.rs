@@ -8,7 +8,7 @@ use tera_datacenter::{
 };
 
 /// The key of the `.dat` target and its seeds: the one
-/// `tera_datacenter::fuzz_dat` uses, so that inputs carry over.
+/// `tera_datacenter::fuzzing::dat` uses, so that inputs carry over.
 pub const DAT_KEY: DatKey = DatKey {
     key: *b"fuzz-key-16bytes",
     iv: *b"fuzz-iv-16-bytes",
@@ -18,9 +18,11 @@ pub const DAT_KEY: DatKey = DatKey {
 /// sink), then checks that a file the strict verifier accepts opens, copies,
 /// exports every node once and survives a rewrite unchanged.
 pub fn check_dec(bytes: &[u8]) {
-    tera_datacenter::fuzz_open(bytes);
+    tera_datacenter::fuzzing::open(bytes);
     let report = verify(bytes, None);
-    if !report.is_ok() {
+    // Shared runs nested in each other make a huge tree of a small file:
+    // copying it is slow, not wrong.
+    if !report.is_ok() || report.nodes > 1 << 20 {
         return;
     }
     let dc = match DataCenter::parse(bytes) {
@@ -34,12 +36,12 @@ pub fn check_dec(bytes: &[u8]) {
         Ok(t) => t,
         Err(e) => panic!("verified, but does not copy: {e}"),
     };
-    assert_eq!(tree.element_count(), report.nodes, "nodes copied");
+    assert_eq!(tree.element_count() as u64, report.nodes, "nodes copied");
     for format in [Format::Xml, Format::Json] {
         for pretty in [false, true] {
             let options = ExportOptions { format, pretty };
             match export(&root, &mut io::sink(), options, &mut |_| {}) {
-                Ok(stats) => assert_eq!(stats.elements, report.nodes as u64, "{options:?}"),
+                Ok(stats) => assert_eq!(stats.elements, report.nodes, "{options:?}"),
                 Err(e) => panic!("verified, but {options:?} fails: {e}"),
             }
         }

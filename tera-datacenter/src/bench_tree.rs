@@ -5,7 +5,8 @@ use crate::{OwnedElement, OwnedValue};
 
 /// `__root__` with `areas` Area elements of `spots` Spot children each (so
 /// `1 + areas * (spots + 1)` elements), every element with int, float, bool
-/// and string attributes.
+/// and string attributes. Every Spot has its own `id`, so no run of
+/// records repeats and deduplication leaves the file as it is.
 #[doc(hidden)]
 pub fn bench_tree(areas: usize, spots: usize) -> OwnedElement {
     let mut root = OwnedElement::root(Vec::with_capacity(areas));
@@ -17,7 +18,7 @@ pub fn bench_tree(areas: usize, spots: usize) -> OwnedElement {
         for s in 0..spots {
             area.children.push(
                 OwnedElement::new("Spot")
-                    .attr("id", OwnedValue::Int(s as i32))
+                    .attr("id", OwnedValue::Int((a * spots + s) as i32))
                     .attr("x", OwnedValue::Float(s as f32 * 0.25))
                     .attr("active", OwnedValue::Bool(s % 3 == 0))
                     .attr("name", OwnedValue::Str(format!("spot-{}", s % 1000))),

@@ -101,9 +101,9 @@ pub enum Error {
         /// Bytes actually inflated.
         actual: usize,
     },
-    /// The tree reaches a node twice (a cycle or a shared node).
-    #[error("node {0} is reached twice (cycle or shared node)")]
-    NodeReachedTwice(Address),
+    /// A node is below itself: the tree would be infinite.
+    #[error("node {0} is below itself (a cycle)")]
+    Cycle(Address),
 }
 
 /// Why a tree could not be written.

@@ -1,14 +1,18 @@
 //! TERA data center files: the game's packed database of XML-like data.
 //!
-//! - [`unpack`] / [`pack`]: a `.dat` is AES-128-CFB (a per-build [`DatKey`])
-//!   over a `u32` size and a zlib stream; unpacking gives the `.dec` bytes.
+//! - [`unpack`] / [`pack`] / [`pack_with`]: a `.dat` is AES-128-CFB (a
+//!   per-build [`DatKey`]) over a `u32` size and a zlib stream, compressed on
+//!   every core ([`Compression`]); unpacking gives the `.dec` bytes.
 //! - [`DataCenter`]: a zero-copy tree over `.dec` bytes, 64- or 32-bit
 //!   element layout ([`Arch`]), version 3 or 6. [`Element`]s have a name,
 //!   typed [`Attribute`]s ([`Value`]: int, bool, float, string) and children;
 //!   strings are UTF-16 views ([`DcStr`]).
 //! - [`verify()`]: the strict checks (hashes, buckets, indexes, addresses,
 //!   booleans, sizes...), every [`Problem`] with its byte offset and place.
-//! - [`write_dec`]: a valid, deterministic file from an [`OwnedElement`] tree.
+//! - [`write_dec`]: a valid, deterministic file from an [`OwnedElement`] tree,
+//!   identical attribute and child runs stored once; [`repack`]: an open
+//!   file laid out again.
+//! - [`sheets`]: the XML sheets and XSD schemas people edit.
 //! - [`export()`]: streaming XML or JSON of a tree or sub-tree.
 //!
 //! ```
@@ -33,31 +37,34 @@
 #![warn(missing_docs)]
 
 mod bench_tree;
-pub mod cli;
-mod crypt;
+mod dat;
 mod error;
 mod export;
-mod fuzz;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod hash;
 mod layout;
 mod owned;
+mod repack;
 pub mod sheets;
 mod string;
 mod tree;
 mod verify;
 mod write;
+mod xml_text;
 
 #[doc(hidden)]
 pub use bench_tree::{bench_tree, walk_all};
-pub use crypt::{DatKey, KeyError, pack, unpack, unpack_lenient};
+pub use dat::{Compression, DatKey, KeyError, pack, pack_with, unpack, unpack_lenient};
 pub use error::{Error, WriteError};
 pub use export::{
     ExportError, ExportOptions, ExportStats, Format, PROGRESS_EVERY, export, export_all,
 };
-pub use fuzz::{fuzz_dat, fuzz_open, fuzz_sheet};
 pub use hash::{bucket_of, string_hash, value_hash};
 pub use layout::{Arch, Header, Version};
 pub use owned::{OwnedElement, OwnedValue, name_order};
+pub use repack::repack;
 pub use string::DcStr;
 pub use tree::{Address, Attribute, Attributes, Children, DataCenter, Element, Value};
 pub use verify::{Place, Problem, ProblemKind, Report, Table, verify, verify_dat};

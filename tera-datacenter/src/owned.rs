@@ -192,10 +192,12 @@ impl OwnedElement {
 
 impl Element<'_> {
     /// Copies this element and everything below it into an owned tree
-    /// (strings decoded lossily). Fails on a cycle or a shared node.
+    /// (strings decoded lossily). A run of children that several elements
+    /// share is copied under each of them; a cycle is an error.
     pub fn to_owned_tree(&self) -> Result<OwnedElement, Error> {
         let dc = self.data_center();
-        let mut seen = vec![false; dc.node_count()];
+        // The elements from this one to the one being copied.
+        let mut on_path = vec![false; dc.node_count()];
         let own = |e: &Element<'_>| OwnedElement {
             name: e.name().to_string_lossy(),
             attributes: e
@@ -204,21 +206,22 @@ impl Element<'_> {
                 .collect(),
             children: Vec::with_capacity(e.child_count()),
         };
-        seen[dc.node_ordinal(self.address())] = true;
+        on_path[dc.node_ordinal(self.address())] = true;
         // Frames of (element being built, its remaining children).
-        let mut stack = vec![(own(self), self.children())];
+        let mut stack = vec![(own(self), self.children(), dc.node_ordinal(self.address()))];
         loop {
             let top = stack.last_mut().expect("the root frame is popped last");
             match top.1.next() {
                 Some(child) => {
                     let ord = dc.node_ordinal(child.address());
-                    if std::mem::replace(&mut seen[ord], true) {
-                        return Err(Error::NodeReachedTwice(child.address()));
+                    if std::mem::replace(&mut on_path[ord], true) {
+                        return Err(Error::Cycle(child.address()));
                     }
-                    stack.push((own(&child), child.children()));
+                    stack.push((own(&child), child.children(), ord));
                 }
                 None => {
-                    let (done, _) = stack.pop().expect("non-empty");
+                    let (done, _, ord) = stack.pop().expect("non-empty");
+                    on_path[ord] = false;
                     match stack.last_mut() {
                         Some(parent) => parent.0.children.push(done),
                         None => return Ok(done),

@@ -1,7 +1,8 @@
 //! The writer: a valid, deterministic file from an [`OwnedElement`] tree.
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
+use std::hash::Hasher;
 use std::io::{self, Write};
 
 use crate::hash::{bucket_of, string_hash, value_hash};
@@ -23,27 +24,30 @@ pub struct WriteOptions {
     pub revision: u32,
     /// Header timestamp.
     pub timestamp: f64,
+    /// Store identical attribute runs and identical child runs once, as the
+    /// official files do (several elements then point at the same records).
+    pub dedup: bool,
 }
 
 impl Default for WriteOptions {
-    /// 64-bit, version 6, revision 0, timestamp -1.0 (what writers put).
+    /// 64-bit, version 6, revision 0, timestamp -1.0 (what writers put),
+    /// deduplicated.
     fn default() -> Self {
         WriteOptions {
             arch: Arch::X64,
             version: Version::V6,
             revision: 0,
             timestamp: -1.0,
+            dedup: true,
         }
     }
 }
 
-/// Segmented records written in order: each block of `n` records stays in one
-/// segment.
+/// Segmented records, appended in runs: a run stays in one segment.
 struct Records {
     what: &'static str,
     size: usize,
     segments: Vec<Vec<u8>>,
-    reserved: Vec<usize>,
 }
 
 impl Records {
@@ -52,36 +56,42 @@ impl Records {
             what,
             size,
             segments: vec![Vec::new()],
-            reserved: vec![0],
         }
     }
 
-    /// Reserves `n` consecutive records (n <= SEGMENT_MAX).
-    fn reserve(&mut self, n: usize) -> Result<Address, WriteError> {
+    /// Appends a run of whole records (at most [`SEGMENT_MAX`]), in a new
+    /// segment when the last one cannot hold it.
+    fn append(&mut self, run: &[u8]) -> Result<Address, WriteError> {
+        let n = run.len() / self.size;
         if n == 0 {
             return Ok(Address::NONE);
         }
-        if self.reserved.last().copied().unwrap_or(0) + n > SEGMENT_MAX {
+        let last = self.segments.last().map_or(0, Vec::len) / self.size;
+        if last + n > SEGMENT_MAX {
             if self.segments.len() >= u16::MAX as usize {
                 return Err(WriteError::TooManySegments(self.what));
             }
             self.segments.push(Vec::new());
-            self.reserved.push(0);
         }
-        let segment = self.reserved.len() - 1;
-        let element = self.reserved[segment];
-        self.reserved[segment] += n;
+        let segment = self.segments.len() - 1;
+        let seg = &mut self.segments[segment];
+        let element = seg.len() / self.size;
+        seg.extend_from_slice(run);
         Ok(Address {
             segment: segment as u16,
             element: element as u16,
         })
     }
 
-    /// Appends the record at `at`, which is the next one in order.
-    fn push(&mut self, at: Address, record: &[u8]) {
-        let seg = &mut self.segments[at.segment as usize];
-        debug_assert_eq!(seg.len(), at.element as usize * self.size);
-        seg.extend_from_slice(record);
+    /// The `len` bytes of records from `at`.
+    fn run(&self, at: Address, len: usize) -> &[u8] {
+        &self.segments[at.segment as usize][at.element as usize * self.size..][..len]
+    }
+
+    /// Overwrites the record at `at`.
+    fn set(&mut self, at: Address, record: &[u8]) {
+        let start = at.element as usize * self.size;
+        self.segments[at.segment as usize][start..start + self.size].copy_from_slice(record);
     }
 
     fn byte_len(&self) -> usize {
@@ -101,20 +111,27 @@ impl Records {
     }
 }
 
-/// A string table being built: interned strings in insertion order.
-struct Strings<'t> {
+/// A string table: strings in index order, their hashes and addresses.
+struct Strings {
     buckets: usize,
     data: Vec<Vec<u16>>,
     entries: Vec<(u32, u32, Address)>,
+}
+
+/// A string table being built, each string added once.
+struct Interner<'t> {
+    strings: Strings,
     map: HashMap<&'t str, (Address, u32)>,
 }
 
-impl<'t> Strings<'t> {
+impl<'t> Interner<'t> {
     fn new(buckets: usize) -> Self {
-        Strings {
-            buckets,
-            data: vec![Vec::new()],
-            entries: Vec::new(),
+        Interner {
+            strings: Strings {
+                buckets,
+                data: vec![Vec::new()],
+                entries: Vec::new(),
+            },
             map: HashMap::new(),
         }
     }
@@ -131,30 +148,33 @@ impl<'t> Strings<'t> {
         if units.contains(&0) {
             return Err(WriteError::NulInString(s.into()));
         }
-        if self.data.last().map_or(0, Vec::len) + units.len() + 1 > SEGMENT_MAX {
-            if self.data.len() >= u16::MAX as usize {
+        let table = &mut self.strings;
+        if table.data.last().map_or(0, Vec::len) + units.len() + 1 > SEGMENT_MAX {
+            if table.data.len() >= u16::MAX as usize {
                 return Err(WriteError::TooManySegments("string data"));
             }
-            self.data.push(Vec::new());
+            table.data.push(Vec::new());
         }
-        let segment = (self.data.len() - 1) as u16;
-        let seg = self.data.last_mut().expect("one segment at least");
+        let segment = (table.data.len() - 1) as u16;
+        let seg = table.data.last_mut().expect("one segment at least");
         let address = Address {
             segment,
             element: seg.len() as u16,
         };
         seg.extend_from_slice(&units);
         seg.push(0);
-        self.entries.push((
+        table.entries.push((
             string_hash(units.iter().copied()),
             units.len() as u32 + 1,
             address,
         ));
-        let index = self.entries.len() as u32;
+        let index = table.entries.len() as u32;
         self.map.insert(s, (address, index));
         Ok((address, index))
     }
+}
 
+impl Strings {
     fn byte_len(&self) -> usize {
         4 + self.data.iter().map(|s| 8 + 2 * s.len()).sum::<usize>()
             + self.buckets * 4
@@ -274,9 +294,11 @@ pub(crate) trait Source {
 /// `__root__` element without attributes.
 ///
 /// Names are indexed in [`name_order`](crate::name_order), attributes and
-/// children are stored sorted by name index (children stably), elements are
-/// laid out breadth first, one key (all zero) is defined, and every region's
-/// capacity equals its used count: the same tree always gives the same bytes.
+/// children are stored sorted by name index (children stably), children are
+/// laid out before their parent (the root at 0:0), identical attribute runs
+/// and child runs are stored once unless [`WriteOptions::dedup`] is off, one
+/// key (all zero) is defined, and every region's capacity equals its used
+/// count: the same tree always gives the same bytes.
 pub fn write_dec(root: &OwnedElement, options: &WriteOptions) -> Result<Vec<u8>, WriteError> {
     if root.name != "__root__" {
         return Err(WriteError::RootName(root.name.clone()));
@@ -285,12 +307,7 @@ pub fn write_dec(root: &OwnedElement, options: &WriteOptions) -> Result<Vec<u8>,
         return Err(WriteError::RootAttributes);
     }
     let source = OwnedSource::new(root)?;
-    let encoded = encode(&source, options)?;
-    let mut out = Vec::with_capacity(encoded.byte_len());
-    encoded
-        .serialize(&mut out)
-        .expect("writing to a Vec cannot fail");
-    Ok(out)
+    Ok(encode(&source, options)?.into_bytes())
 }
 
 /// An [`OwnedElement`] tree as a [`Source`].
@@ -355,17 +372,18 @@ impl<'t> Source for OwnedSource<'t> {
     }
 }
 
-/// The regions of a file, laid out but not yet serialized.
-pub(crate) struct Encoded<'s> {
+/// The regions of a file, laid out but not yet serialized. It borrows
+/// nothing from the tree it was laid out from, which can be dropped first.
+pub(crate) struct Encoded {
     options: WriteOptions,
     keys: Vec<[u16; 4]>,
     attributes: Records,
     nodes: Records,
-    values: Strings<'s>,
-    names: Strings<'s>,
+    values: Strings,
+    names: Strings,
 }
 
-impl Encoded<'_> {
+impl Encoded {
     /// The size of the file in bytes.
     pub(crate) fn byte_len(&self) -> usize {
         let header = if self.options.version == Version::V6 {
@@ -404,108 +422,204 @@ impl Encoded<'_> {
         self.names.serialize(out)?;
         out.write_all(&0u32.to_le_bytes())
     }
+
+    /// The whole file in one buffer, freeing each part once it is copied.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.byte_len());
+        self.serialize(&mut out)
+            .expect("writing to a Vec cannot fail");
+        out
+    }
 }
 
 /// Most key definitions a file may have.
 const KEYS_MAX: usize = 4096;
 
-/// Lays out a tree: breadth first, attributes sorted by name index,
-/// children stably by name index then by the values of their key
-/// attributes, key definition 0 with no keys.
-pub(crate) fn encode<'s, S: Source>(
-    source: &'s S,
-    options: &WriteOptions,
-) -> Result<Encoded<'s>, WriteError> {
-    let arch = options.arch;
-    let all_names = source.names();
-    let name_of = |i: u16| all_names[i as usize - 1];
-    let mut keys: Vec<[u16; 4]> = vec![[0; 4]];
-    let mut key_index: HashMap<[u16; 4], u16> = HashMap::from([([0; 4], 0)]);
-    let mut nodes = Records::new("nodes", arch.node_size());
-    let mut attributes = Records::new("attributes", arch.attribute_size());
-    let mut values = Strings::new(VALUE_BUCKETS);
-    let mut record = Vec::with_capacity(arch.node_size());
-    let mut attrs: Vec<(u16, ValueRef<'s>)> = Vec::new();
-    let mut children: Vec<S::Node> = Vec::new();
-    let mut child_keys: Vec<(u16, [Option<ValueRef<'s>>; 4])> = Vec::new();
-    let mut order: Vec<usize> = Vec::new();
-    let mut scratch: Vec<(u16, ValueRef<'s>)> = Vec::new();
+/// Runs of records stored once: a run of the same bytes is found again by
+/// its hash and given the address of the first one.
+#[derive(Default)]
+struct RunIndex {
+    runs: HashMap<u64, Address>,
+}
 
-    let mut queue = VecDeque::from([(source.root(), nodes.reserve(1)?)]);
-    while let Some((e, at)) = queue.pop_front() {
-        let name = source.name(e);
-        let too_many = |what, count| WriteError::TooMany {
-            name: name_of(name).into(),
-            what,
-            count,
-        };
-        attrs.clear();
-        source.attributes(e, &mut attrs);
-        children.clear();
-        source.children(e, &mut children);
-        if attrs.len() > SEGMENT_MAX {
-            return Err(too_many("attributes", attrs.len()));
+impl RunIndex {
+    /// The address of `run` in `records`: an identical run already there
+    /// when `share`, else a new one.
+    fn place(
+        &mut self,
+        records: &mut Records,
+        run: &[u8],
+        share: bool,
+    ) -> Result<Address, WriteError> {
+        if run.is_empty() {
+            return Ok(Address::NONE);
         }
-        if children.len() > SEGMENT_MAX {
-            return Err(too_many("children", children.len()));
+        if !share {
+            return records.append(run);
         }
-        attrs.sort_by_key(|a| a.0);
-        if let Some(w) = attrs.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(WriteError::DuplicateAttribute {
-                element: name_of(name).into(),
-                name: name_of(w[0].0).into(),
-            });
-        }
-        let attr_at = attributes.reserve(attrs.len())?;
-        for (i, &(attr_name, value)) in attrs.iter().enumerate() {
-            let (info, raw) = match value {
-                _ if name_of(attr_name) == "__value__" && !matches!(value, ValueRef::Str(_)) => {
-                    return Err(WriteError::ValueNotString(name_of(name).into()));
-                }
-                ValueRef::Int(v) => (1u16, v as u32),
-                ValueRef::Bool(v) => (1 | 1 << 2, v as u32),
-                ValueRef::Float(v) => (2, v.to_bits()),
-                ValueRef::Str(s) => {
-                    let (a, _) = values.intern(s)?;
-                    (
-                        3 | value_hash(s.encode_utf16()) << 2,
-                        (a.element as u32) << 16 | a.segment as u32,
-                    )
-                }
-            };
-            record.clear();
-            record.extend_from_slice(&attr_name.to_le_bytes());
-            record.extend_from_slice(&info.to_le_bytes());
-            put32(&mut record, raw);
-            if arch == Arch::X64 {
-                put32(&mut record, 0);
+        let mut hasher = std::hash::DefaultHasher::new();
+        hasher.write(run);
+        let hash = hasher.finish();
+        if let Some(&at) = self.runs.get(&hash) {
+            // A hash collision keeps the new run apart.
+            if records.run(at, run.len()) == run {
+                return Ok(at);
             }
-            let here = Address {
-                segment: attr_at.segment,
-                element: attr_at.element + i as u16,
-            };
-            attributes.push(here, &record);
+            return records.append(run);
         }
-        sort_children(source, &children, &mut child_keys, &mut order, &mut scratch);
-        let key = source.key(e);
-        let key = match key_index.get(&key) {
-            Some(&k) => k,
-            None => {
-                if keys.len() >= KEYS_MAX {
-                    return Err(WriteError::TooManyKeys(keys.len() + 1));
-                }
-                let k = keys.len() as u16;
-                keys.push(key);
-                key_index.insert(key, k);
-                k
-            }
-        };
-        let child_at = nodes.reserve(order.len())?;
-        record.clear();
+        let at = records.append(run)?;
+        self.runs.insert(hash, at);
+        Ok(at)
+    }
+}
+
+/// One element being laid out: its sorted children are
+/// `pending[children.clone()]`, of which `next` are done, and their records
+/// are `finished[records..]`.
+struct Frame<N> {
+    node: N,
+    children: std::ops::Range<usize>,
+    next: usize,
+    records: usize,
+}
+
+/// Lays out a tree: children before their parent (the root at 0:0),
+/// attributes sorted by name index, children stably by name index then by
+/// the values of their key attributes, key definition 0 with no keys, and
+/// with [`WriteOptions::dedup`] identical attribute runs and child runs
+/// stored once.
+pub(crate) fn encode<S: Source>(source: &S, options: &WriteOptions) -> Result<Encoded, WriteError> {
+    let mut layout = Layout::new(source, options);
+    let root_at = layout.nodes.append(&vec![0; options.arch.node_size()])?;
+    debug_assert_eq!(
+        root_at,
+        Address {
+            segment: 0,
+            element: 0
+        }
+    );
+    let mut pending: Vec<S::Node> = Vec::new();
+    let mut finished: Vec<u8> = Vec::new();
+    let mut stack = vec![layout.open(source.root(), &mut pending, finished.len())];
+    while let Some(top) = stack.last_mut() {
+        if top.next < top.children.end {
+            let child = pending[top.next];
+            top.next += 1;
+            let frame = layout.open(child, &mut pending, finished.len());
+            stack.push(frame);
+            continue;
+        }
+        let frame = stack.pop().expect("non-empty");
+        let record = layout.close(&frame, &finished[frame.records..])?;
+        finished.truncate(frame.records);
+        pending.truncate(frame.children.start);
+        if stack.is_empty() {
+            layout.nodes.set(root_at, &record);
+        } else {
+            finished.extend_from_slice(&record);
+        }
+    }
+    layout.finish()
+}
+
+/// The state of [`encode`]: the regions filled so far and scratch buffers.
+struct Layout<'s, S: Source> {
+    source: &'s S,
+    options: WriteOptions,
+    keys: Vec<[u16; 4]>,
+    key_index: HashMap<[u16; 4], u16>,
+    nodes: Records,
+    attributes: Records,
+    values: Interner<'s>,
+    node_runs: RunIndex,
+    attribute_runs: RunIndex,
+    attrs: Vec<(u16, ValueRef<'s>)>,
+    run: Vec<u8>,
+    children: Vec<S::Node>,
+    child_keys: Vec<(u16, [Option<ValueRef<'s>>; 4])>,
+    order: Vec<usize>,
+    scratch: Vec<(u16, ValueRef<'s>)>,
+}
+
+impl<'s, S: Source> Layout<'s, S> {
+    fn new(source: &'s S, options: &WriteOptions) -> Self {
+        Layout {
+            source,
+            options: *options,
+            keys: vec![[0; 4]],
+            key_index: HashMap::from([([0; 4], 0)]),
+            nodes: Records::new("nodes", options.arch.node_size()),
+            attributes: Records::new("attributes", options.arch.attribute_size()),
+            values: Interner::new(VALUE_BUCKETS),
+            node_runs: RunIndex::default(),
+            attribute_runs: RunIndex::default(),
+            attrs: Vec::new(),
+            run: Vec::new(),
+            children: Vec::new(),
+            child_keys: Vec::new(),
+            order: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn name_of(&self, index: u16) -> &'s str {
+        self.source.names()[index as usize - 1]
+    }
+
+    /// Starts an element: its children, sorted, are appended to `pending`.
+    fn open(
+        &mut self,
+        node: S::Node,
+        pending: &mut Vec<S::Node>,
+        records: usize,
+    ) -> Frame<S::Node> {
+        self.children.clear();
+        self.source.children(node, &mut self.children);
+        sort_children(
+            self.source,
+            &self.children,
+            &mut self.child_keys,
+            &mut self.order,
+            &mut self.scratch,
+        );
+        let start = pending.len();
+        pending.extend(self.order.iter().map(|&i| self.children[i]));
+        Frame {
+            node,
+            children: start..pending.len(),
+            next: start,
+            records,
+        }
+    }
+
+    /// Ends an element whose children's records are `child_records`: places
+    /// its attribute run and child run and returns its own record.
+    fn close(
+        &mut self,
+        frame: &Frame<S::Node>,
+        child_records: &[u8],
+    ) -> Result<Vec<u8>, WriteError> {
+        let node = frame.node;
+        let name = self.source.name(node);
+        let child_count = frame.children.len();
+        if child_count > SEGMENT_MAX {
+            return Err(self.too_many(name, "children", child_count));
+        }
+        let attr_count = self.attribute_run(node, name)?;
+        let share = self.options.dedup;
+        let attr_at = self
+            .attribute_runs
+            .place(&mut self.attributes, &self.run, share)?;
+        let child_at = self
+            .node_runs
+            .place(&mut self.nodes, child_records, share)?;
+        let key = self.key_definition(node)?;
+        let arch = self.options.arch;
+        let mut record = Vec::with_capacity(arch.node_size());
         record.extend_from_slice(&name.to_le_bytes());
         record.extend_from_slice(&(key << 4).to_le_bytes());
-        record.extend_from_slice(&(attrs.len() as u16).to_le_bytes());
-        record.extend_from_slice(&(order.len() as u16).to_le_bytes());
+        record.extend_from_slice(&(attr_count as u16).to_le_bytes());
+        record.extend_from_slice(&(child_count as u16).to_le_bytes());
         put_address(&mut record, attr_at);
         if arch == Arch::X64 {
             put32(&mut record, 0);
@@ -514,30 +628,90 @@ pub(crate) fn encode<'s, S: Source>(
         if arch == Arch::X64 {
             put32(&mut record, 0);
         }
-        nodes.push(at, &record);
-        for (i, &c) in order.iter().enumerate() {
-            queue.push_back((
-                children[c],
-                Address {
-                    segment: child_at.segment,
-                    element: child_at.element + i as u16,
-                },
-            ));
+        Ok(record)
+    }
+
+    fn too_many(&self, name: u16, what: &'static str, count: usize) -> WriteError {
+        WriteError::TooMany {
+            name: self.name_of(name).into(),
+            what,
+            count,
         }
     }
 
-    let mut names = Strings::new(NAME_BUCKETS);
-    for n in all_names {
-        names.intern(n)?;
+    /// Encodes the element's attributes, sorted by name, into `self.run`;
+    /// returns how many there are.
+    fn attribute_run(&mut self, node: S::Node, name: u16) -> Result<usize, WriteError> {
+        self.attrs.clear();
+        self.source.attributes(node, &mut self.attrs);
+        if self.attrs.len() > SEGMENT_MAX {
+            return Err(self.too_many(name, "attributes", self.attrs.len()));
+        }
+        self.attrs.sort_by_key(|a| a.0);
+        if let Some(w) = self.attrs.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(WriteError::DuplicateAttribute {
+                element: self.name_of(name).into(),
+                name: self.name_of(w[0].0).into(),
+            });
+        }
+        self.run.clear();
+        for &(attr_name, value) in &self.attrs {
+            let (info, raw) = match value {
+                _ if self.name_of(attr_name) == "__value__"
+                    && !matches!(value, ValueRef::Str(_)) =>
+                {
+                    return Err(WriteError::ValueNotString(self.name_of(name).into()));
+                }
+                ValueRef::Int(v) => (1u16, v as u32),
+                ValueRef::Bool(v) => (1 | 1 << 2, v as u32),
+                ValueRef::Float(v) => (2, v.to_bits()),
+                ValueRef::Str(s) => {
+                    let (a, _) = self.values.intern(s)?;
+                    (
+                        3 | value_hash(s.encode_utf16()) << 2,
+                        (a.element as u32) << 16 | a.segment as u32,
+                    )
+                }
+            };
+            self.run.extend_from_slice(&attr_name.to_le_bytes());
+            self.run.extend_from_slice(&info.to_le_bytes());
+            put32(&mut self.run, raw);
+            if self.options.arch == Arch::X64 {
+                put32(&mut self.run, 0);
+            }
+        }
+        Ok(self.attrs.len())
     }
-    Ok(Encoded {
-        options: *options,
-        keys,
-        attributes,
-        nodes,
-        values,
-        names,
-    })
+
+    /// The index of the element's key definition, added if new.
+    fn key_definition(&mut self, node: S::Node) -> Result<u16, WriteError> {
+        let key = self.source.key(node);
+        if let Some(&k) = self.key_index.get(&key) {
+            return Ok(k);
+        }
+        if self.keys.len() >= KEYS_MAX {
+            return Err(WriteError::TooManyKeys(self.keys.len() + 1));
+        }
+        let k = self.keys.len() as u16;
+        self.keys.push(key);
+        self.key_index.insert(key, k);
+        Ok(k)
+    }
+
+    fn finish(self) -> Result<Encoded, WriteError> {
+        let mut names = Interner::new(NAME_BUCKETS);
+        for n in self.source.names() {
+            names.intern(n)?;
+        }
+        Ok(Encoded {
+            options: self.options,
+            keys: self.keys,
+            attributes: self.attributes,
+            nodes: self.nodes,
+            values: self.values.strings,
+            names: names.strings,
+        })
+    }
 }
 
 /// The order of `children` in `order`: stably by name index, then by the

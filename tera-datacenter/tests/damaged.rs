@@ -298,22 +298,51 @@ fn count_address_disagreement_and_unsorted_attributes() {
 fn cycle_is_reported_and_stops_walks() {
     let mut b = base();
     let s = spots(&b);
-    // An Area gets AreaList's children as its own: every Area is reached twice.
+    // An Area gets AreaList's children as its own: the Area is below itself.
     let list_children = b[s.area_list + 16..s.area_list + 20].to_vec();
     b[s.area + 6..s.area + 8].copy_from_slice(&2000u16.to_le_bytes());
     b[s.area + 16..s.area + 20].copy_from_slice(&list_children);
     let k = kinds(&b);
-    assert!(k.contains(&ProblemKind::ReachedTwice), "{k:?}");
+    assert!(
+        k.iter().any(|k| matches!(k, ProblemKind::Cycle(_))),
+        "{k:?}"
+    );
     let dc = DataCenter::parse(&b).unwrap();
-    assert!(matches!(
-        dc.root().to_owned_tree(),
-        Err(Error::NodeReachedTwice(_))
-    ));
+    assert!(matches!(dc.root().to_owned_tree(), Err(Error::Cycle(_))));
     let options = ExportOptions {
         format: Format::Json,
         pretty: false,
     };
     assert!(export(&dc.root(), &mut std::io::sink(), options, &mut |_| {}).is_err());
+}
+
+#[test]
+fn overlapping_runs_of_children_are_reported_but_shared_runs_are_not() {
+    let b = base();
+    let s = spots(&b);
+    let list_children = b[s.area_list + 16..s.area_list + 20].to_vec();
+    let element = u16::from_le_bytes([list_children[2], list_children[3]]);
+    // An Area gets two of AreaList's children, which are already in
+    // AreaList's run: the runs overlap without being the same.
+    let mut overlap = b.clone();
+    put16(&mut overlap, s.area + 6, 2);
+    overlap[s.area + 16..s.area + 18].copy_from_slice(&list_children[..2]);
+    put16(&mut overlap, s.area + 18, element + 1000);
+    let k = kinds(&overlap);
+    assert!(k.contains(&ProblemKind::ReachedTwice), "{k:?}");
+    // Zone gets exactly AreaList's run: a shared run, which is legal.
+    let dc = DataCenter::parse(&b).unwrap();
+    let zone = dc.root().child("Zone").unwrap().offset();
+    let mut shared = b.clone();
+    put16(&mut shared, zone + 6, 2000);
+    shared[zone + 16..zone + 20].copy_from_slice(&list_children);
+    let report = verify(&shared, None);
+    assert!(report.is_ok(), "{:?}", report.problems);
+    assert_eq!(report.nodes, 1 + 2 * 2001);
+    let dc = DataCenter::parse(&shared).unwrap();
+    let tree = dc.root().to_owned_tree().unwrap();
+    assert_eq!(tree.children[1].children.len(), 2000);
+    assert_eq!(tree.children[1].children, tree.children[0].children);
 }
 
 #[test]
@@ -392,5 +421,5 @@ fn nameless_root_is_an_error_not_a_panic() {
         DataCenter::parse(&b).err()
     );
     assert!(!verify(&b, None).is_ok());
-    tera_datacenter::fuzz_open(&b);
+    tera_datacenter::fuzzing::open(&b);
 }

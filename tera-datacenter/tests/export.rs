@@ -1,8 +1,8 @@
 //! Streaming XML and JSON export, exact output.
 
 use tera_datacenter::{
-    DataCenter, ExportOptions, Format, OwnedElement, OwnedValue, WriteOptions, cli, export,
-    export_all, write_dec,
+    DataCenter, ExportOptions, Format, OwnedElement, OwnedValue, WriteOptions, export, export_all,
+    write_dec,
 };
 
 fn sample() -> Vec<u8> {
@@ -72,66 +72,6 @@ fn json_of_several_elements_is_an_array() {
         run(&sample(), "AreaList/Area/Spot", Format::Json, false),
         "[{\"name\":\"Spot\",\"attributes\":{\"nan\":\"NaN\"}},{\"name\":\"Spot\"}]\n"
     );
-}
-
-#[test]
-fn cli_functions() {
-    let bytes = sample();
-    let mut out = Vec::new();
-    let report = cli::verify_file(&bytes, None, None, &mut out).unwrap();
-    assert!(report.is_ok());
-    assert_eq!(
-        String::from_utf8(out).unwrap(),
-        "X64 v6: 5 nodes, 6 attributes reached; 0 problem(s)\n"
-    );
-
-    let key = tera_datacenter::DatKey {
-        key: [1; 16],
-        iv: [2; 16],
-    };
-    let dat = cli::pack_file(&bytes, &key, false).unwrap();
-    assert_eq!(cli::unpack_file(&dat, &key).unwrap(), bytes);
-    let mut calls = 0;
-    let mut out = Vec::new();
-    let options = ExportOptions {
-        format: Format::Json,
-        pretty: false,
-    };
-    let stats = cli::export_file(
-        &dat,
-        Some(&key),
-        None,
-        "AreaList/Area",
-        options,
-        &mut out,
-        &mut |done, total| {
-            calls += 1;
-            assert!(done <= total);
-        },
-    )
-    .unwrap();
-    assert_eq!(stats.elements, 3);
-    assert!(calls >= 1);
-    assert!(matches!(
-        cli::export_file(
-            &bytes,
-            None,
-            None,
-            "Nope",
-            options,
-            &mut Vec::new(),
-            &mut |_, _| {}
-        ),
-        Err(cli::CliError::NoMatch(_))
-    ));
-    let mut broken = bytes.clone();
-    let n = broken.len();
-    broken[n - 4] = 1;
-    assert!(matches!(
-        cli::pack_file(&broken, &key, false),
-        Err(cli::CliError::NotValid(1))
-    ));
-    assert!(cli::pack_file(&broken, &key, true).is_ok());
 }
 
 #[test]

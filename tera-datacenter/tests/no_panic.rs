@@ -3,9 +3,9 @@
 mod common;
 
 use proptest::prelude::*;
+use tera_datacenter::fuzzing;
 use tera_datacenter::{
-    Arch, DataCenter, OwnedElement, OwnedValue, Version, WriteOptions, fuzz_dat, fuzz_open, verify,
-    write_dec,
+    Arch, DataCenter, OwnedElement, OwnedValue, Version, WriteOptions, verify, write_dec,
 };
 
 fn value() -> impl Strategy<Value = OwnedValue> {
@@ -36,12 +36,15 @@ fn element() -> impl Strategy<Value = OwnedElement> {
 }
 
 fn options() -> impl Strategy<Value = WriteOptions> {
-    (any::<bool>(), any::<bool>(), any::<u32>()).prop_map(|(x64, v6, revision)| WriteOptions {
-        arch: if x64 { Arch::X64 } else { Arch::X86 },
-        version: if v6 { Version::V6 } else { Version::V3 },
-        revision,
-        timestamp: -1.0,
-    })
+    (any::<bool>(), any::<bool>(), any::<u32>(), any::<bool>()).prop_map(
+        |(x64, v6, revision, dedup)| WriteOptions {
+            arch: if x64 { Arch::X64 } else { Arch::X86 },
+            version: if v6 { Version::V6 } else { Version::V3 },
+            revision,
+            timestamp: -1.0,
+            dedup,
+        },
+    )
 }
 
 fn small_file() -> Vec<u8> {
@@ -63,8 +66,8 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
-        fuzz_open(&bytes);
-        fuzz_dat(&bytes);
+        fuzzing::open(&bytes);
+        fuzzing::dat(&bytes);
     }
 
     #[test]
@@ -74,14 +77,14 @@ proptest! {
             let i = at.index(bytes.len());
             bytes[i] = v;
         }
-        fuzz_open(&bytes);
+        fuzzing::open(&bytes);
     }
 
     #[test]
     fn truncated_files_never_panic(cut in any::<prop::sample::Index>()) {
         let bytes = small_file();
         let n = cut.index(bytes.len());
-        fuzz_open(&bytes[..n]);
+        fuzzing::open(&bytes[..n]);
         prop_assert!(!verify(&bytes[..n], None).is_ok());
     }
 }
@@ -105,7 +108,7 @@ fn structural_mutations_at_record_fields_never_panic() {
         for v in [0u16, 1, 0x7fff, 0xffff] {
             let mut b = bytes.clone();
             b[o..o + 2].copy_from_slice(&v.to_le_bytes());
-            fuzz_open(&b);
+            fuzzing::open(&b);
         }
     }
 }

@@ -18,7 +18,7 @@ fn round_trip(t: &OwnedElement, options: &WriteOptions) -> Vec<u8> {
     );
     assert_eq!(report.arch, Some(options.arch));
     assert_eq!(report.version, Some(options.version));
-    assert_eq!(report.nodes, t.element_count());
+    assert_eq!(report.nodes, t.element_count() as u64);
     let dc = DataCenter::parse(&bytes).expect("opens");
     assert_eq!(dc.arch(), options.arch);
     assert_eq!(dc.header().version, options.version);
@@ -234,4 +234,69 @@ fn addresses_and_names_are_exposed() {
         dc.root().children_named("E3").count(),
         dc.root().children().filter(|c| c.name() == "E3").count()
     );
+}
+
+#[test]
+fn identical_runs_are_stored_once_and_read_back_everywhere() {
+    // Three Areas with the same attributes and the same children, one that
+    // differs: the three share one attribute run and one child run.
+    let area = |id: i32| {
+        OwnedElement::new("Area")
+            .attr("id", OwnedValue::Int(id))
+            .attr("kind", OwnedValue::Str("field".into()))
+            .child(OwnedElement::new("Spot").attr("x", OwnedValue::Float(1.5)))
+            .child(OwnedElement::new("Spot").attr("x", OwnedValue::Float(2.5)))
+    };
+    let tree = OwnedElement::root(vec![
+        OwnedElement::new("AreaList")
+            .child(area(1))
+            .child(area(1))
+            .child(area(1))
+            .child(area(2)),
+    ]);
+    let shared = write_dec(&tree, &WriteOptions::default()).unwrap();
+    let apart = write_dec(
+        &tree,
+        &WriteOptions {
+            dedup: false,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        shared.len() < apart.len(),
+        "{} >= {}",
+        shared.len(),
+        apart.len()
+    );
+    for bytes in [&shared, &apart] {
+        let report = verify(bytes, None);
+        assert!(report.is_ok(), "{:?}", report.problems);
+        assert_eq!(report.nodes, tree.element_count() as u64);
+        assert_eq!(report.attributes, 4 * 2 + 8);
+        let dc = DataCenter::parse(bytes).unwrap();
+        assert_eq!(dc.root().to_owned_tree().unwrap(), tree.clone().canonical());
+    }
+    let dc = DataCenter::parse(&shared).unwrap();
+    let areas = dc.root().select("AreaList/Area");
+    assert_eq!(areas.len(), 4);
+    // The first three point at the same records; the fourth has its own
+    // attributes but the same children.
+    assert_eq!(areas[0].attributes_address(), areas[1].attributes_address());
+    assert_eq!(areas[0].attributes_address(), areas[2].attributes_address());
+    assert_ne!(areas[0].attributes_address(), areas[3].attributes_address());
+    assert_eq!(areas[0].children_address(), areas[3].children_address());
+    for a in &areas {
+        let xs: Vec<Value<'_>> = a
+            .children_named("Spot")
+            .map(|s| s.attribute("x").unwrap())
+            .collect();
+        assert_eq!(xs, [Value::Float(1.5), Value::Float(2.5)]);
+    }
+    let report = verify(&shared, None);
+    // 1 root + 1 list + 4 areas + 2 spots stored; 8 spots read.
+    assert_eq!(report.node_records, 8);
+    assert_eq!(report.nodes, 14);
+    let dc_apart = DataCenter::parse(&apart).unwrap();
+    assert_eq!(dc_apart.node_count(), 14);
 }

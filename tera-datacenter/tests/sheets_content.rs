@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
-use tera_datacenter::sheets::{read_sheets, write_sheets};
+use tera_datacenter::sheets::{KeysNamespace, read_sheets, write_sheets};
 use tera_datacenter::{DataCenter, Element, Value, WriteOptions, verify};
 
 fn shared_sheets() -> Option<PathBuf> {
@@ -306,12 +306,16 @@ fn check_content(dir: &Path, dc: &DataCenter<'_>) -> usize {
     files
 }
 
-fn pack(dir: &Path) -> Vec<u8> {
+fn pack_with(dir: &Path, options: &WriteOptions) -> Vec<u8> {
     let sheets = read_sheets(dir, &|_, _| {}).unwrap_or_else(|e| match e {
         tera_datacenter::sheets::SheetsError::Invalid { rendered, .. } => panic!("{rendered}"),
         e => panic!("{e}"),
     });
-    sheets.to_dec(&WriteOptions::default()).unwrap()
+    sheets.into_dec(options).unwrap()
+}
+
+fn pack(dir: &Path) -> Vec<u8> {
+    pack_with(dir, &WriteOptions::default())
 }
 
 fn pack_check_unpack_repack(dir: &Path) {
@@ -326,7 +330,7 @@ fn pack_check_unpack_repack(dir: &Path) {
     let files = check_content(dir, &dc);
     assert!(files > 0);
     let out = tempfile::tempdir().unwrap();
-    let stats = write_sheets(&dc, out.path(), &|_, _| {}).unwrap();
+    let stats = write_sheets(&dc, out.path(), KeysNamespace::default(), &|_, _| {}).unwrap();
     assert_eq!(stats.files, files);
     // The unpacked sheets say the same as the data center they came from...
     check_content(out.path(), &dc);
@@ -341,6 +345,61 @@ fn pack_check_unpack_repack(dir: &Path) {
 fn shared_sheets_pack_to_their_content_and_back() {
     let Some(dir) = shared_sheets() else { return };
     pack_check_unpack_repack(&dir);
+}
+
+#[test]
+fn shared_sheets_without_deduplication_hold_the_same_content() {
+    let Some(dir) = shared_sheets() else { return };
+    let shared = pack(&dir);
+    let apart = pack_with(
+        &dir,
+        &WriteOptions {
+            dedup: false,
+            ..Default::default()
+        },
+    );
+    let report = verify(&apart, None);
+    assert!(report.is_ok(), "{:?}", report.problems.first());
+    check_content(&dir, &DataCenter::parse(&apart).unwrap());
+    let (a, b) = (verify(&shared, None), report);
+    // The same tree as readers see it, in fewer records.
+    assert_eq!((a.nodes, a.attributes), (b.nodes, b.attributes));
+    assert!(a.attribute_records < b.attribute_records);
+    assert!(a.node_records < b.node_records);
+    assert!(shared.len() < apart.len());
+}
+
+#[test]
+fn sheets_unpacked_with_novadrop_keys_pack_to_the_same_bytes() {
+    let Some(dir) = shared_sheets() else { return };
+    let dec = pack(&dir);
+    let dc = DataCenter::parse(&dec).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    write_sheets(&dc, out.path(), KeysNamespace::Novadrop, &|_, _| {}).unwrap();
+    let top = std::fs::read_to_string(out.path().join("DataCenter.xsd")).unwrap();
+    assert!(
+        top.contains("targetNamespace=\"https://vezel.dev/novadrop/dc\""),
+        "{top}"
+    );
+    let mut keyed = 0;
+    for entry in std::fs::read_dir(out.path()).unwrap() {
+        let folder = entry.unwrap().path();
+        let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Ok(xsd) = std::fs::read_to_string(folder.join(format!("{name}.xsd"))) else {
+            continue;
+        };
+        assert!(!xsd.contains("tera-arise.io"), "{name}.xsd");
+        keyed += usize::from(xsd.contains("dc:keys="));
+    }
+    assert!(keyed > 0, "no schema with keys");
+    // The keys are read in Novadrop's namespace: the same key definitions,
+    // the same bytes.
+    assert!(
+        pack(out.path()) == dec,
+        "Novadrop-namespace sheets pack to other bytes"
+    );
 }
 
 #[test]

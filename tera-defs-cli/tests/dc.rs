@@ -70,9 +70,15 @@ fn verify_a_clean_dec() {
     let (_dir, dec) = setup();
     let out = run(&["dc", "verify", s(&dec)], None);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    let bytes = std::fs::read(&dec).unwrap();
     assert_eq!(
         out.stdout,
-        "X64 v6: 6 nodes, 13 attributes reached; 0 problem(s)\n"
+        format!(
+            "X64 v6: 6 nodes, 13 attributes reached; 0 problem(s)\n\
+             records: 6 nodes, 13 attributes\n\
+             sha256: {}\n",
+            sha256_hex(&bytes)
+        )
     );
     // No progress drawn: stderr is not a terminal here.
     assert_eq!(out.stderr, "");
@@ -108,17 +114,18 @@ fn verify_lists_each_problem_with_its_offset() {
     let out = run(&["dc", "verify", s(&path)], None);
     assert_eq!(out.code, 1);
     let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert_eq!(lines.len(), 4, "{}", out.stdout);
     assert!(lines[0].ends_with("; 1 problem(s)"), "{}", lines[0]);
+    assert!(lines[2].starts_with("sha256: "), "{}", lines[2]);
     assert!(
-        lines[1].starts_with(&format!("  byte {at}, attribute ")),
+        lines[3].starts_with(&format!("  byte {at}, attribute ")),
         "{}",
-        lines[1]
+        lines[3]
     );
     assert!(
-        lines[1].ends_with(": boolean value 2 (expected 0 or 1)"),
+        lines[3].ends_with(": boolean value 2 (expected 0 or 1)"),
         "{}",
-        lines[1]
+        lines[3]
     );
 }
 
@@ -535,23 +542,25 @@ fn broken_sheets_are_listed_and_not_packed() {
     .unwrap();
     let out = run(&["dc", "validate", s(&sheets)], None);
     assert_eq!(out.code, 1, "{}", out.stderr);
+    // Diagnostics on stderr (as `check`, rustc and cargo), the summary on
+    // stdout.
     assert!(
-        out.stdout.contains("error: `id` is \"x\", not an int"),
+        out.stderr.contains("error: `id` is \"x\", not an int"),
         "{}",
-        out.stdout
+        out.stderr
     );
     assert!(
-        out.stdout.contains("AreaList/AreaList-00001.xml:2:15"),
+        out.stderr.contains("AreaList/AreaList-00001.xml:2:15"),
         "{}",
-        out.stdout
+        out.stderr
     );
     assert!(
-        out.stdout
+        out.stderr
             .contains("error: unknown element <Zone> in <AreaList>"),
         "{}",
-        out.stdout
+        out.stderr
     );
-    assert!(out.stdout.ends_with(": 2 problem(s)\n"), "{}", out.stdout);
+    assert_eq!(out.stdout, format!("{}: 2 problem(s)\n", s(&sheets)));
     let dec = dir.path().join("out.dec");
     let out = run(&["dc", "pack", s(&sheets), s(&dec)], None);
     assert_eq!(out.code, 1);
@@ -588,4 +597,264 @@ fn sheets_usage_errors() {
     let out = run(&["dc", "validate", s(&missing)], None);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("missing"), "{}", out.stderr);
+}
+
+/// SHA-256 of `bytes` in lowercase hexadecimal.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    format!("{:x}", sha2::Sha256::digest(bytes))
+}
+
+#[test]
+fn repack_changes_layout_key_revision_and_deduplication() {
+    let dir = tempfile::tempdir().unwrap();
+    // A tree with repeated runs, packed without deduplication.
+    let area = |id| {
+        OwnedElement::new("Area")
+            .attr("kind", OwnedValue::Str("field".into()))
+            .child(OwnedElement::new("Spot").attr("id", OwnedValue::Int(id)))
+    };
+    let tree = OwnedElement::root(vec![
+        OwnedElement::new("AreaList")
+            .child(area(1))
+            .child(area(1))
+            .child(area(2)),
+    ]);
+    let options = WriteOptions {
+        dedup: false,
+        ..Default::default()
+    };
+    let apart = write_dec(&tree, &options).unwrap();
+    let input = dir.path().join("in.dec");
+    std::fs::write(&input, &apart).unwrap();
+
+    // .dec -> .dat with a key, 32-bit, a revision, deduplicated.
+    let dat = dir.path().join("out.dat");
+    let out = run(
+        &[
+            "dc",
+            "repack",
+            s(&input),
+            s(&dat),
+            "--out-key",
+            KEY,
+            "--out-iv",
+            IV,
+            "--arch",
+            "x86",
+            "--revision",
+            "387463",
+            "--compression",
+            "best",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let dec = tera_datacenter::unpack(&std::fs::read(&dat).unwrap(), &key()).unwrap();
+    let dc = DataCenter::parse_as(&dec, Some(Arch::X86)).unwrap();
+    assert_eq!(dc.arch(), Arch::X86);
+    assert_eq!(dc.header().revision, Some(387463));
+    assert_eq!(dc.root().to_owned_tree().unwrap(), tree.clone().canonical());
+    let report = tera_datacenter::verify(&dec, Some(Arch::X86));
+    assert!(report.is_ok(), "{:?}", report.problems);
+    assert!(report.node_records < DataCenter::parse(&apart).unwrap().node_count());
+
+    // .dat -> .dat with another key, back to 64-bit and without
+    // deduplication: the same bytes as the input, encrypted.
+    let other_key = "ffeeddccbbaa99887766554433221100";
+    let again = dir.path().join("again.dat");
+    let out = run(
+        &[
+            "dc",
+            "repack",
+            s(&dat),
+            s(&again),
+            "--key",
+            KEY,
+            "--iv",
+            IV,
+            "--out-key",
+            other_key,
+            "--out-iv",
+            IV,
+            "--arch",
+            "x64",
+            "--revision",
+            "0",
+            "--no-dedup",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let other = DatKey::from_hex(other_key, IV).unwrap();
+    let back = tera_datacenter::unpack(&std::fs::read(&again).unwrap(), &other).unwrap();
+    assert!(back == apart, "repacked bytes differ from the original");
+    // The wrong input key is a data error.
+    let out = run(
+        &[
+            "dc",
+            "repack",
+            s(&dat),
+            s(&again),
+            "--key",
+            other_key,
+            "--iv",
+            IV,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+}
+
+#[test]
+fn schema_writes_the_schemas_unpack_would_write_and_no_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = sheets(dir.path());
+    let dat = dir.path().join("out.dat");
+    let out = run(
+        &["dc", "pack", s(&sheets), s(&dat), "--key", KEY, "--iv", IV],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let schemas = dir.path().join("schemas");
+    let out = run(
+        &[
+            "dc",
+            "schema",
+            s(&dat),
+            s(&schemas),
+            "--key",
+            KEY,
+            "--iv",
+            IV,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("1 folder schemas"), "{}", out.stdout);
+    let unpacked = dir.path().join("unpacked");
+    let out = run(
+        &[
+            "dc",
+            "unpack",
+            s(&dat),
+            s(&unpacked),
+            "--key",
+            KEY,
+            "--iv",
+            IV,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for file in ["DataCenter.xsd", "AreaList/AreaList.xsd"] {
+        assert_eq!(
+            std::fs::read_to_string(schemas.join(file)).unwrap(),
+            std::fs::read_to_string(unpacked.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert!(!schemas.join("AreaList/AreaList-00000.xml").exists());
+    let xsd = std::fs::read_to_string(schemas.join("AreaList/AreaList.xsd")).unwrap();
+    assert!(xsd.contains("dc:keys=\"id\""), "{xsd}");
+    assert!(
+        xsd.contains("xmlns:dc=\"https://tera-arise.io/dc\""),
+        "{xsd}"
+    );
+}
+
+#[test]
+fn keys_in_either_namespace_are_read_and_unpack_writes_the_one_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = sheets(dir.path());
+    let dec = dir.path().join("arise.dec");
+    assert_eq!(run(&["dc", "pack", s(&sheets), s(&dec)], None).code, 0);
+    // The same schema with Novadrop's namespace under another prefix.
+    let xsd = sheets.join("AreaList/AreaList.xsd");
+    let text = std::fs::read_to_string(&xsd).unwrap();
+    let novadrop = text
+        .replace(
+            "xmlns:dc=\"https://tera-arise.io/dc\"",
+            "xmlns:nd=\"https://vezel.dev/novadrop/dc\"",
+        )
+        .replace("dc:keys=", "nd:keys=");
+    assert_ne!(novadrop, text);
+    std::fs::write(&xsd, novadrop).unwrap();
+    let nd = dir.path().join("novadrop.dec");
+    assert_eq!(run(&["dc", "pack", s(&sheets), s(&nd)], None).code, 0);
+    let arise_bytes = std::fs::read(&dec).unwrap();
+    assert_eq!(std::fs::read(&nd).unwrap(), arise_bytes);
+    let dc = DataCenter::parse(&arise_bytes).unwrap();
+    let area = dc.root().select("AreaList/Area")[0];
+    assert_eq!(area.key_names(), ["id"]);
+
+    for (flag, uri) in [
+        (None, "https://tera-arise.io/dc"),
+        (Some("novadrop"), "https://vezel.dev/novadrop/dc"),
+        (Some("tera-arise"), "https://tera-arise.io/dc"),
+    ] {
+        let out_dir = dir
+            .path()
+            .join(format!("unpacked-{}", flag.unwrap_or("default")));
+        let mut args = vec!["dc", "unpack", s(&dec), s(&out_dir)];
+        if let Some(flag) = flag {
+            args.extend(["--keys-namespace", flag]);
+        }
+        let out = run(&args, None);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let written = std::fs::read_to_string(out_dir.join("AreaList/AreaList.xsd")).unwrap();
+        assert!(
+            written.contains(&format!("xmlns:dc=\"{uri}\"")),
+            "{written}"
+        );
+        let top = std::fs::read_to_string(out_dir.join("DataCenter.xsd")).unwrap();
+        assert!(top.contains(&format!("targetNamespace=\"{uri}\"")), "{top}");
+        // Packed again, the keys are kept.
+        let again = dir.path().join("again.dec");
+        assert_eq!(run(&["dc", "pack", s(&out_dir), s(&again)], None).code, 0);
+        assert_eq!(std::fs::read(&again).unwrap(), arise_bytes, "{flag:?}");
+    }
+}
+
+#[test]
+fn the_dat_inflates_with_another_zlib_to_the_dec_pack_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = sheets(dir.path());
+    let dec = dir.path().join("out.dec");
+    assert_eq!(run(&["dc", "pack", s(&sheets), s(&dec)], None).code, 0);
+    for compression in ["fastest", "default", "best"] {
+        let dat = dir.path().join(format!("{compression}.dat"));
+        let out = run(
+            &[
+                "dc",
+                "pack",
+                s(&sheets),
+                s(&dat),
+                "--key",
+                KEY,
+                "--iv",
+                IV,
+                "--compression",
+                compression,
+            ],
+            None,
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let plain = decrypt(&std::fs::read(&dat).unwrap());
+        let inflated = miniz_oxide::inflate::decompress_to_vec_zlib(&plain[4..]).unwrap();
+        assert_eq!(inflated, std::fs::read(&dec).unwrap(), "{compression}");
+        assert_eq!(
+            u32::from_le_bytes(plain[..4].try_into().unwrap()) as usize,
+            inflated.len()
+        );
+    }
+}
+
+/// AES-128-CFB decryption by the `aes` and `cfb-mode` crates directly.
+fn decrypt(dat: &[u8]) -> Vec<u8> {
+    use cfb_mode::cipher::{AsyncStreamCipher, KeyIvInit};
+    let key = key();
+    let mut plain = dat.to_vec();
+    cfb_mode::Decryptor::<aes::Aes128>::new(&key.key.into(), &key.iv.into()).decrypt(&mut plain);
+    plain
 }

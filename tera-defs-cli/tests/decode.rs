@@ -9,9 +9,17 @@ fn hex_argument_with_each_def_form() {
     if !own_defs() {
         return;
     }
-    for def in ["S_CHAT.2", "S_CHAT.2.def", "S_CHAT"] {
-        let out = run(&["decode", "--def", def, &chat2_hex()], None);
-        assert_eq!(out.stdout, format!("{CHAT2_JSON}\n"), "--def {def}");
+    // A bare name is its latest version (S_CHAT.4 among the own defs):
+    // `--version` picks 2.
+    let forms: [&[&str]; 3] = [
+        &["--def", "S_CHAT.2"],
+        &["--def", "S_CHAT.2.def"],
+        &["--def", "S_CHAT", "--version", "2"],
+    ];
+    for form in forms {
+        let hex = chat2_hex();
+        let out = run(&[&["decode"], form, &[hex.as_str()]].concat(), None);
+        assert_eq!(out.stdout, format!("{CHAT2_JSON}\n"), "{form:?}");
         assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     }
     // Whitespace inside the hex is fine.
@@ -136,7 +144,18 @@ fn opcode_through_a_map_file() {
     let map = project("maps/protocol.1.map");
     // 19503 = 0x4c2f: S_CHAT in the own map.
     let packet = chat2_hex().replacen("25000000", "25002f4c", 1);
-    let out = run(&["decode", "--opcode", "--map", &map, &packet], None);
+    let out = run(
+        &[
+            "decode",
+            "--opcode",
+            "--map",
+            &map,
+            "--version",
+            "2",
+            &packet,
+        ],
+        None,
+    );
     assert_eq!(out.stdout, format!("{CHAT2_JSON}\n"));
     assert_eq!(out.stderr, "opcode 19503: S_CHAT.2\n");
     assert_eq!(out.code, 0);

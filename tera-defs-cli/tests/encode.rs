@@ -13,7 +13,7 @@ fn json_argument_and_stdin() {
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     assert_eq!(out.stdout, format!("{}\n", chat2_hex()));
     for args in [
-        &["encode", "--def", "S_CHAT"][..],
+        &["encode", "--def", "S_CHAT.2"][..],
         &["encode", "--def", "S_CHAT.2.def", "-"],
     ] {
         let out = run(args, Some(CHAT2_JSON.as_bytes()));

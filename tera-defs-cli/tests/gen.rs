@@ -32,8 +32,8 @@ fn a_folder_with_maps_and_filters() {
         "the map is compiled in"
     );
     let out = run(&["gen", &defs, "--packet", "S_CHAT", "--latest-only"], None);
-    assert!(out.stdout.contains("pub struct V2<'a>"));
-    assert!(!out.stdout.contains("pub struct V1<'a>"));
+    assert!(out.stdout.contains("pub struct V4<'a>"));
+    assert!(!out.stdout.contains("pub struct V2<'a>"));
     assert!(!out.stdout.contains("pub mod s_spawn_npc"));
 }
 

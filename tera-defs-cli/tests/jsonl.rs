@@ -96,7 +96,7 @@ fn encode_lines_in_order_with_errors() {
     );
     assert_eq!(
         got[3]["error"],
-        "S_CHAT has no version 3; compiled in: 1, 2"
+        "S_CHAT has no version 3; compiled in: 1, 2, 4"
     );
     // --map fills the opcode of lines without one.
     let map = project("maps/protocol.1.map");

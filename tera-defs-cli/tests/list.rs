@@ -46,7 +46,7 @@ fn own_rows() {
     );
     assert_eq!(
         row(&out.stdout, "S_CHAT"),
-        ["S_CHAT", "1,2", "19503", "variable"]
+        ["S_CHAT", "1,2,4", "19503", "variable"]
     );
     assert_eq!(row(&out.stdout, "S_PING"), ["S_PING", "1", "19508", "4"]);
     // Columns line up: every row starts its second column at the same place.

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use tera_wire_plan::{FIXED_TYPES, FixedType, TypeHome};
+
 /// A location in the source text of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -192,41 +194,23 @@ impl Scalar {
         Scalar::Customize,
     ];
 
+    /// The runtime's fixed type that holds it: its Rust name and size
+    /// (`tera_wire_plan::FIXED_TYPES`, listed in the same order as
+    /// [`Scalar::ALL`]).
+    pub fn fixed_type(self) -> &'static FixedType {
+        // `ALL` and `FIXED_TYPES` list the same types in the same order
+        // (a test checks it), so a scalar's discriminant indexes both.
+        &FIXED_TYPES[self as usize]
+    }
+
     /// Size on the wire in bytes.
     pub fn wire_size(self) -> usize {
-        match self {
-            Scalar::Bool | Scalar::Byte => 1,
-            Scalar::Int16 | Scalar::UInt16 | Scalar::Angle => 2,
-            Scalar::Int32 | Scalar::UInt32 | Scalar::Float | Scalar::SkillId32 => 4,
-            Scalar::Int64
-            | Scalar::UInt64
-            | Scalar::Double
-            | Scalar::SkillId
-            | Scalar::Customize => 8,
-            Scalar::Vec3 | Scalar::Vec3fa => 12,
-        }
+        self.fixed_type().size
     }
 
     /// The name of the type in the def language, e.g. `uint16`.
     pub fn def_name(self) -> &'static str {
-        match self {
-            Scalar::Bool => "bool",
-            Scalar::Byte => "byte",
-            Scalar::Int16 => "int16",
-            Scalar::UInt16 => "uint16",
-            Scalar::Int32 => "int32",
-            Scalar::UInt32 => "uint32",
-            Scalar::Int64 => "int64",
-            Scalar::UInt64 => "uint64",
-            Scalar::Float => "float",
-            Scalar::Double => "double",
-            Scalar::Vec3 => "vec3",
-            Scalar::Vec3fa => "vec3fa",
-            Scalar::Angle => "angle",
-            Scalar::SkillId => "skillid",
-            Scalar::SkillId32 => "skillid32",
-            Scalar::Customize => "customize",
-        }
+        self.fixed_type().def_name
     }
 
     /// Looks a scalar up by its def name (case sensitive).
@@ -237,15 +221,7 @@ impl Scalar {
     /// `true` for the value types (`vec3`, `vec3fa`, `angle`, `skillid`,
     /// `skillid32`, `customize`), `false` for the simple types.
     pub fn is_value_type(self) -> bool {
-        matches!(
-            self,
-            Scalar::Vec3
-                | Scalar::Vec3fa
-                | Scalar::Angle
-                | Scalar::SkillId
-                | Scalar::SkillId32
-                | Scalar::Customize
-        )
+        self.fixed_type().home == TypeHome::Runtime
     }
 }
 
@@ -358,5 +334,23 @@ impl Def {
             })
         }
         walk(&self.root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_scalar_is_the_fixed_type_of_its_index() {
+        assert_eq!(Scalar::ALL.len(), FIXED_TYPES.len());
+        for (i, s) in Scalar::ALL.into_iter().enumerate() {
+            assert_eq!(s as usize, i);
+            assert_eq!(s.fixed_type(), &FIXED_TYPES[i]);
+            assert_eq!(Scalar::from_def_name(s.def_name()), Some(s));
+        }
+        assert_eq!(Scalar::UInt16.fixed_type().rust_name, "u16");
+        assert_eq!(Scalar::Vec3fa.wire_size(), 12);
+        assert!(Scalar::Angle.is_value_type() && !Scalar::Double.is_value_type());
     }
 }

@@ -25,6 +25,9 @@ pub struct Ctx {
     pub self_ty: TokenStream,
     /// `Name<'static>` or `Name`.
     pub owned_ty: TokenStream,
+    /// `Name<'__tera_buf>` or `Name`: the struct over any buffer, for
+    /// `PacketType::At`.
+    pub at_ty: TokenStream,
     pub ident: Ident,
     pub fields: Vec<Field>,
     pub plan: Plan,
@@ -45,6 +48,27 @@ pub enum ReadMode {
     Validated,
     /// `read_validated_loose`: as `Validated`, the cursor left anywhere.
     Loose,
+}
+
+/// Where a read puts the fields it reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ReadInto {
+    /// `__field_i` locals and deferred expressions; the struct is built at
+    /// the end.
+    Locals,
+    /// Assignments to `self`'s fields: a later part of a split object, read
+    /// into the object already built.
+    SelfFields,
+}
+
+/// Whether a read or write covers the block's own metadata words too.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum BlockMeta {
+    /// The caller reads or writes them (`Wire::read`, a part of an object).
+    ByCaller,
+    /// Not read or written yet (`read_block`, `write_block`): they join the
+    /// first run of fixed fields, one bounds check for both.
+    Lead,
 }
 
 /// A run of fixed pieces laid out from its first byte: the `let`s of each

@@ -16,6 +16,13 @@ impl Errors {
         }
     }
 
+    /// Records every mistake of `other`.
+    pub fn append(&mut self, other: Errors) {
+        if let Some(error) = other.first {
+            self.push(error);
+        }
+    }
+
     /// Records the mistake of `result`, if any, and gives its value.
     pub fn take<T>(&mut self, result: syn::Result<T>) -> Option<T> {
         result.map_err(|e| self.push(e)).ok()

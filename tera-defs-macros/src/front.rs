@@ -5,8 +5,10 @@ use proc_macro2::Span;
 use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Lifetime, LitInt, LitStr};
-use tera_wire_plan::{Encoding, FieldSpec, Named, Plan, camel_case_of_field};
+use tera_wire_plan::{Encoding, FieldSpec, FixedType, Named, Plan, TypeHome, camel_case_of_field};
 
+use crate::Kind;
+use crate::attrs::names::{NAME, TERA, VERSION};
 use crate::attrs::{StructAttrs, field_attrs, plain, span_of, struct_attrs};
 use crate::ctx::{Ctx, Field};
 use crate::errors::Errors;
@@ -16,7 +18,8 @@ pub type PacketAttrs = (LitStr, LitInt);
 
 /// Lowers `input`: the context every method writer reads and, for a
 /// packet, its name and version; or every mistake found.
-pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<PacketAttrs>)> {
+pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<PacketAttrs>)> {
+    let packet = kind == Kind::Packet;
     let mut errors = Errors::default();
     let sattrs = struct_attrs(&input.attrs, &mut errors);
     let krate = match &sattrs.krate {
@@ -41,10 +44,16 @@ pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<Pack
         ));
     }
     let ident = input.ident.clone();
-    let (lt, self_ty, owned_ty) = match lifetimes.first() {
-        Some(lt) => (lt.clone(), quote!(#ident<#lt>), quote!(#ident<'static>)),
+    let (lt, self_ty, owned_ty, at_ty) = match lifetimes.first() {
+        Some(lt) => (
+            lt.clone(),
+            quote!(#ident<#lt>),
+            quote!(#ident<'static>),
+            quote!(#ident<'__tera_buf>),
+        ),
         None => (
             Lifetime::new("'__tera", Span::call_site()),
+            quote!(#ident),
             quote!(#ident),
             quote!(#ident),
         ),
@@ -144,6 +153,7 @@ pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<Pack
         lt,
         self_ty,
         owned_ty,
+        at_ty,
         ident,
         fields,
         plan,
@@ -160,9 +170,15 @@ pub fn lower(input: &DeriveInput, packet: bool) -> syn::Result<(Ctx, Option<Pack
 /// A packet's `name` and `version`, each missing one a mistake.
 fn packet_attrs(sattrs: &StructAttrs, whole: Span, errors: &mut Errors) -> Option<PacketAttrs> {
     let message = match (&sattrs.name, &sattrs.version) {
-        (None, None) => Some("a packet needs `#[tera(name = \"S_NAME\", version = N)]`"),
-        (None, Some(_)) => Some("a packet needs `#[tera(name = \"S_NAME\")]`, the def's name"),
-        (Some(_), None) => Some("a packet needs `#[tera(version = N)]`, the def's version"),
+        (None, None) => Some(format!(
+            "a packet needs `#[{TERA}({NAME} = \"S_NAME\", {VERSION} = N)]`"
+        )),
+        (None, Some(_)) => Some(format!(
+            "a packet needs `#[{TERA}({NAME} = \"S_NAME\")]`, the def's name"
+        )),
+        (Some(_), None) => Some(format!(
+            "a packet needs `#[{TERA}({VERSION} = N)]`, the def's version"
+        )),
         (Some(_), Some(_)) => None,
     };
     if let Some(message) = message {
@@ -172,10 +188,11 @@ fn packet_attrs(sattrs: &StructAttrs, whole: Span, errors: &mut Errors) -> Optio
 }
 
 /// What the derive can know of a field's layout from its type as written:
-/// a primitive, or a value type spelled `tera_packets::Vec3` (as the emitter
-/// writes it), is fixed and joins runs of fixed fields; anything else goes
-/// through its `Wire` impl. A wrong guess is a compile error (`Fixed` not
-/// implemented), never wrong bytes.
+/// a primitive of the runtime's fixed types, or one of its value types
+/// spelled `tera_packets::Vec3` (as the emitter writes it), is fixed and
+/// joins runs of fixed fields; anything else goes through its `Wire` impl.
+/// A wrong guess is a compile error (`Fixed` not implemented), never wrong
+/// bytes.
 fn encoding_of(ty: &syn::Type) -> Encoding {
     let syn::Type::Path(tp) = ty else {
         return Encoding::Opaque;
@@ -187,22 +204,20 @@ fn encoding_of(ty: &syn::Type) -> Encoding {
     if tp.qself.is_some() || !matches!(last.arguments, syn::PathArguments::None) {
         return Encoding::Opaque;
     }
-    let name = last.ident.to_string();
-    let fixed = if segments.len() == 1 && tp.path.leading_colon.is_none() {
-        matches!(
-            name.as_str(),
-            "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64" | "bool"
-        )
+    let home = if segments.len() == 1 && tp.path.leading_colon.is_none() {
+        TypeHome::Primitive
+    } else if segments
+        .iter()
+        .rev()
+        .nth(1)
+        .is_some_and(|p| p.ident == "tera_packets")
+    {
+        TypeHome::Runtime
     } else {
-        let parent = segments.iter().rev().nth(1);
-        matches!(
-            name.as_str(),
-            "Vec3" | "Vec3fa" | "Angle" | "SkillId" | "SkillId32" | "Customize"
-        ) && parent.is_some_and(|p| p.ident == "tera_packets")
+        return Encoding::Opaque;
     };
-    if fixed {
-        Encoding::Fixed(None)
-    } else {
-        Encoding::Opaque
+    match FixedType::of_rust_name(&last.ident.to_string(), home) {
+        Some(_) => Encoding::Fixed(None),
+        None => Encoding::Opaque,
     }
 }

@@ -5,12 +5,12 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ctx::{Ctx, ReadMode};
+use crate::ctx::{BlockMeta, Ctx, ReadInto, ReadMode};
 use crate::methods::{copy, len, read, validate, write};
 
 /// `read` of the whole block in `mode`: statements, then the struct.
-fn read_all(ctx: &Ctx, mode: ReadMode, lead: bool) -> TokenStream {
-    let r = read::read(ctx, ctx.plan.steps(), false, mode, lead);
+fn read_all(ctx: &Ctx, mode: ReadMode, meta: BlockMeta) -> TokenStream {
+    let r = read::read(ctx, ctx.plan.steps(), ReadInto::Locals, mode, meta);
     let stmts = r.stmts;
     let construct = read::construct(ctx, &r.deferred);
     quote! {
@@ -26,10 +26,10 @@ pub fn wire_impl(ctx: &Ctx) -> TokenStream {
     let fixed = len::fixed_size(ctx);
     let min_wire_len = len::min_wire_len(ctx, None);
     let wire_len = len::wire_len(ctx, None);
-    let read = read_all(ctx, ReadMode::Checked, false);
-    let read_validated = read_all(ctx, ReadMode::Validated, false);
-    let read_loose = read_all(ctx, ReadMode::Loose, false);
-    let write = write::write(ctx, ctx.plan.steps(), false);
+    let read = read_all(ctx, ReadMode::Checked, BlockMeta::ByCaller);
+    let read_validated = read_all(ctx, ReadMode::Validated, BlockMeta::ByCaller);
+    let read_loose = read_all(ctx, ReadMode::Loose, BlockMeta::ByCaller);
+    let write = write::write(ctx, ctx.plan.steps(), BlockMeta::ByCaller);
     let copy = copy::copy(ctx).map(|stmts| {
         quote! {
             #[inline]
@@ -101,9 +101,9 @@ pub fn block_impl(ctx: &Ctx) -> TokenStream {
             impl #impl_generics #krate::Block<#lt> for #self_ty {}
         };
     }
-    let read = read_all(ctx, ReadMode::Checked, true);
-    let read_loose = read_all(ctx, ReadMode::Loose, true);
-    let write = write::write(ctx, ctx.plan.steps(), true);
+    let read = read_all(ctx, ReadMode::Checked, BlockMeta::Lead);
+    let read_loose = read_all(ctx, ReadMode::Loose, BlockMeta::Lead);
+    let write = write::write(ctx, ctx.plan.steps(), BlockMeta::Lead);
     quote! {
         impl #impl_generics #krate::Block<#lt> for #self_ty {
             #inline
@@ -135,7 +135,14 @@ pub fn parts_impl(ctx: &Ctx) -> TokenStream {
     let mins = (0..n).map(|p| len::min_wire_len(ctx, Some(p)));
     let part_read = |mode| {
         (0..n).map(move |p| {
-            let stmts = read::read(ctx, &ctx.plan.steps_of(Some(p)), true, mode, false).stmts;
+            let stmts = read::read(
+                ctx,
+                &ctx.plan.steps_of(Some(p)),
+                ReadInto::SelfFields,
+                mode,
+                BlockMeta::ByCaller,
+            )
+            .stmts;
             quote!(#p => { #stmts })
         })
     };
@@ -146,7 +153,7 @@ pub fn parts_impl(ctx: &Ctx) -> TokenStream {
         quote!(#p => #e,)
     });
     let writes = (0..n).map(|p| {
-        let stmts = write::write(ctx, &ctx.plan.steps_of(Some(p)), false);
+        let stmts = write::write(ctx, &ctx.plan.steps_of(Some(p)), BlockMeta::ByCaller);
         quote!(#p => { #stmts })
     });
     quote! {
@@ -238,10 +245,15 @@ pub fn visit_impl(ctx: &Ctx) -> TokenStream {
 pub fn packet_impl(ctx: &Ctx, name: &syn::LitStr, version: &syn::LitInt) -> TokenStream {
     let (krate, lt) = (&ctx.krate, &ctx.lt);
     let (impl_generics, self_ty) = (&ctx.impl_generics, &ctx.self_ty);
+    let at = &ctx.at_ty;
     quote! {
         impl #impl_generics #krate::Packet<#lt> for #self_ty {
             const NAME: &'static str = #name;
             const VERSION: u32 = #version;
+        }
+
+        impl #impl_generics #krate::PacketType for #self_ty {
+            type At<'__tera_buf> = #at;
         }
     }
 }

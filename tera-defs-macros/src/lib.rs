@@ -17,6 +17,10 @@
 //! | `#[tera(interleaved)]` | array field | elements alternate with the neighbouring interleaved arrays |
 //! | `#[tera(parts_after(e))]` | object field | a split object: its part 1 sits after field `e` |
 //! | `#[tera(part = 1)]` | field of an object | this field starts part 1 of a split object |
+//! | `#[tera(again_after(f))]` | fixed field | the field is repeated on the wire right after field `f` (a def that declares it twice) |
+//!
+//! Each attribute is given once per struct or field: a repeated one is an
+//! error at its second spelling, as in serde.
 //!
 //! ```
 //! use tera_packets::{Array, Packet, Str};
@@ -59,7 +63,9 @@ mod methods;
 /// What is being derived.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
+    /// An array element or an `object`.
     Block,
+    /// A whole packet, with a name and version.
     Packet,
 }
 
@@ -83,7 +89,7 @@ pub fn derive_packet(input: TokenStream) -> TokenStream {
 }
 
 fn derive(input: &DeriveInput, kind: Kind) -> syn::Result<proc_macro2::TokenStream> {
-    let (ctx, packet) = front::lower(input, kind == Kind::Packet)?;
+    let (ctx, packet) = front::lower(input, kind)?;
     let mut out = impls::wire_impl(&ctx);
     out.extend(impls::block_impl(&ctx));
     out.extend(impls::owned_impl(&ctx));

@@ -75,7 +75,7 @@ fn packets_filter_and_latest_only() {
         .latest_only(true)
         .generate()
         .unwrap();
-    assert!(latest.contains("pub struct V2") && !latest.contains("pub struct V1"));
+    assert!(latest.contains("pub struct V4") && !latest.contains("pub struct V2"));
 }
 
 #[test]
@@ -131,7 +131,9 @@ fn warnings_name_path_line_and_column() {
         warnings.iter().any(|w| w.starts_with(&expected)),
         "{warnings:#?}"
     );
-    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    // The two W002 and S_JOIN_PRIVATE_CHANNEL.2's field-less array (W001),
+    // as the protocol has it.
+    assert_eq!(warnings.len(), 3, "{warnings:#?}");
     assert!(warnings.iter().all(|w| !w.contains('\n')));
 }
 

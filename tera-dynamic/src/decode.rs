@@ -131,7 +131,7 @@ fn read_steps<'a>(
                 };
                 record.fields[i].1 = read_field(&field.kind, r, at).map_err(named)?;
             }
-            Step::Again(i) => {
+            Step::Repeat(i) => {
                 if let Kind::Scalar(sc) = field.kind {
                     record.fields[i].1 = scalar::read(sc, r).map_err(|e| named(e.into()))?;
                 }

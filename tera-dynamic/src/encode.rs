@@ -139,7 +139,7 @@ fn steps_len(s: &Struct, part: Option<usize>, record: &Record<'_>) -> Encoded<us
             let (field, value) = (&s.fields[i], &values[i].1);
             total += match step {
                 Step::Ref(i) => Ok(2 * s.fields[i].kind.meta_words()),
-                Step::Field(_) | Step::Again(_) => field_len(&field.kind, value),
+                Step::Field(_) | Step::Repeat(_) => field_len(&field.kind, value),
                 Step::Part { part, .. } => match (&field.kind, value) {
                     (Kind::Object(child), Value::Object(inner)) => {
                         steps_len(child, Some(part), inner)
@@ -233,7 +233,7 @@ fn write_steps(
                     let at = meta_of(i, &refs, w);
                     write_field(kind, value, w, at);
                 }
-                Step::Again(_) => scalar::write(value, w),
+                Step::Repeat(_) => scalar::write(value, w),
                 Step::Part { part, .. } => {
                     if let (Kind::Object(child), Value::Object(inner)) = (kind, value) {
                         write_steps(child, Some(part), inner, w, meta + 2 * steps.slot(i, part));

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::protocol_error::{ProtocolError, ProtocolErrorKind};
+
 /// What went wrong while decoding or encoding a packet.
 ///
 /// Every variant is small and `Copy`; the byte offset and the field live in
@@ -47,63 +49,10 @@ pub enum ErrorKind {
         /// The size the packet needs.
         needed: u32,
     },
-    /// A varint goes on past its 5th byte (diep.io's `vu`/`vi`/`vf`).
-    OverlongVarint,
-    /// A varint's 5th byte is above `0x0f`: the value needs more than 32 bits.
-    VarintOverflow {
-        /// The 5th byte.
-        byte: u8,
-    },
-    /// A UTF-8 string (diep.io's `stringNT`) is not valid UTF-8.
-    InvalidUtf8,
-    /// A string to be written holds a NUL, which would end it on the wire.
-    NulInString,
-    /// Bytes are left after the last field of a message.
-    TrailingBytes {
-        /// How many.
-        count: u32,
-    },
-    /// A message id that the protocol does not define (or not on this side).
-    UnknownId {
-        /// The id byte.
-        id: u8,
-    },
-    /// An index read off the wire (a field, a field group, an array
-    /// element) is past the end of its table or array.
-    IndexPastTable {
-        /// The index.
-        index: u32,
-        /// The table's or array's length.
-        len: u32,
-    },
-    /// An entity record of an update starts with neither a creation (`01`)
-    /// nor an update (`00 01`) marker.
-    BadUpcreateMarker {
-        /// The byte found.
-        byte: u8,
-    },
-    /// The values given for a field do not match the field table: the
-    /// value's encoding, the array's elements, or (in a creation) the fields
-    /// of its groups (building an update).
-    FieldMismatch {
-        /// The field's index in the field order.
-        index: u32,
-    },
-    /// An update of an array field lists no element.
-    EmptyArrayUpdate,
-    /// A flag and the presence of the fields it announces disagree (an
-    /// Input with the gamepad flag and no joystick, or the reverse).
-    FlagMismatch,
-    /// A compressed message is malformed, or inflates to a length other
-    /// than the one it declares.
-    BadCompression,
-    /// A compressed message declares more bytes than the decoder's cap.
-    CompressedTooLarge {
-        /// The declared length.
-        declared: u32,
-        /// The cap.
-        cap: u32,
-    },
+    /// A failure that a protocol crate defines for its own encodings (see
+    /// [`ProtocolErrorKind`]): carried through the derives' code like the
+    /// kinds above, with its byte and field.
+    Protocol(ProtocolError),
 }
 
 impl fmt::Display for ErrorKind {
@@ -135,39 +84,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::BufferTooSmall { needed } => {
                 write!(f, "buffer is too small: the packet needs {needed} bytes")
             }
-            ErrorKind::OverlongVarint => f.write_str("varint is longer than 5 bytes"),
-            ErrorKind::VarintOverflow { byte } => write!(
-                f,
-                "varint's 5th byte is {byte:#04x}, above 0x0f (more than 32 bits)"
-            ),
-            ErrorKind::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
-            ErrorKind::NulInString => f.write_str("string to write contains a NUL"),
-            ErrorKind::TrailingBytes { count } => {
-                write!(f, "{count} bytes left after the last field")
-            }
-            ErrorKind::UnknownId { id } => write!(f, "unknown message id {id:#04x}"),
-            ErrorKind::IndexPastTable { index, len } => {
-                write!(f, "index {index} is past the end of a table of {len}")
-            }
-            ErrorKind::BadUpcreateMarker { byte } => write!(
-                f,
-                "entity record starts with {byte:#04x}, neither a creation (01) nor an update (00 01)"
-            ),
-            ErrorKind::FieldMismatch { index } => write!(
-                f,
-                "the values of field {index} do not match the field table (encoding, elements, or the creation's groups)"
-            ),
-            ErrorKind::EmptyArrayUpdate => f.write_str("update of an array field lists no element"),
-            ErrorKind::FlagMismatch => {
-                f.write_str("a flag and the presence of the fields it announces disagree")
-            }
-            ErrorKind::BadCompression => f.write_str(
-                "compressed message is malformed or does not inflate to its declared length",
-            ),
-            ErrorKind::CompressedTooLarge { declared, cap } => write!(
-                f,
-                "compressed message declares {declared} bytes, more than the cap of {cap}"
-            ),
+            ErrorKind::Protocol(kind) => fmt::Display::fmt(&kind, f),
         }
     }
 }
@@ -199,6 +116,21 @@ impl Error {
             kind,
             offset: u32::try_from(offset).unwrap_or(u32::MAX),
             field: None,
+        }
+    }
+
+    /// An error of a protocol crate's own `kind` (see
+    /// [`ProtocolErrorKind`]) at byte `offset`.
+    #[cold]
+    pub fn protocol<K: ProtocolErrorKind>(kind: K, offset: usize) -> Self {
+        Error::new(ErrorKind::Protocol(ProtocolError::new(kind)), offset)
+    }
+
+    /// The protocol crate's kind, when the error is one of `K`.
+    pub fn protocol_kind<K: ProtocolErrorKind>(&self) -> Option<K> {
+        match self.kind {
+            ErrorKind::Protocol(kind) => kind.get(),
+            _ => None,
         }
     }
 

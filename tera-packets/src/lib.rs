@@ -60,18 +60,22 @@
     )
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // One reviewed exception (`utf16`): a `String`'s bytes written directly,
 // with ASCII bytes and `char::encode_utf8` only.
 #![deny(unsafe_code)]
 
 #[cfg(feature = "arbitrary")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 mod arbitrary;
 mod array;
 mod bytes;
 mod codec;
 mod error;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod json;
+mod protocol_error;
 mod protocol_map;
 mod reader;
 mod registry;
@@ -87,14 +91,18 @@ pub use array::{Array, Chain, Elem, Iter};
 pub use bytes::Bytes;
 pub use codec::Codec;
 pub use error::{Error, ErrorKind, Result};
+pub use protocol_error::{ProtocolError, ProtocolErrorKind};
 pub use protocol_map::{MapError, ProtocolMap, StaticMap};
 pub use reader::{HEADER_LEN, Reader};
 pub use registry::{AnyError, PacketInfo, latest_version, opcode_of};
 pub use string::Str;
 pub use values::{Angle, Customize, RADIANS_PER_UNIT, SkillId, SkillId32, Vec3, Vec3fa};
 pub use visit::{Visit, Visitor};
-pub use wire::{__private, Block, IntoOwned, MAX_PACKET_LEN, Packet, Parts, Wire, set_opcode};
+pub use wire::{
+    __private, Block, IntoOwned, MAX_PACKET_LEN, Packet, PacketType, Parts, Wire, set_opcode,
+};
 pub use writer::Writer;
 
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use tera_defs_macros::{Block, Packet};

@@ -299,6 +299,37 @@ pub trait Packet<'a>: Block<'a> {
     }
 }
 
+/// A packet type named without the lifetime of the buffer it decodes from:
+/// `<S_CHAT::V4 as PacketType>::At<'a>` is the struct decoded from a buffer
+/// of lifetime `'a`. Code that decodes packets of a type chosen by its
+/// caller, in buffers of its own, names the type through this trait (a hook
+/// typed by its packet, `tera_proxy::Hook::on::<P>`).
+///
+/// `#[derive(Packet)]` implements it for every packet (so every generated
+/// packet has it).
+///
+/// ```
+/// use tera_packets::{Packet, PacketType, Str};
+///
+/// #[derive(Debug, PartialEq, Packet)]
+/// #[tera(name = "S_SYSTEM_MESSAGE", version = 1)]
+/// struct SystemMessage<'a> {
+///     message: Str<'a>,
+/// }
+///
+/// fn decode_as<P: PacketType>(bytes: &[u8]) -> tera_packets::Result<P::At<'_>> {
+///     <P::At<'_> as Packet<'_>>::decode(bytes)
+/// }
+///
+/// let bytes = SystemMessage { message: "hi".into() }.encode()?;
+/// assert_eq!(decode_as::<SystemMessage>(&bytes)?.message, "hi");
+/// # Ok::<(), tera_packets::Error>(())
+/// ```
+pub trait PacketType {
+    /// The packet decoded from a buffer of lifetime `'a`.
+    type At<'a>: Packet<'a>;
+}
+
 /// Writes `opcode` into the header of an encoded packet.
 pub fn set_opcode(packet: &mut [u8], opcode: u16) {
     if let Some(dst) = packet.get_mut(2..4) {

@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tera_proxy::ProxyConfig;
 use tera_proxy::harness::load::{LoadConfig, LoadHooks, run};
 
 fn relay(c: &mut Criterion) {
@@ -27,7 +28,7 @@ fn relay(c: &mut Criterion) {
             packets: 2_000,
             hooks,
             seed: 0x7e2a_5eed,
-            queue_capacity: 8,
+            queue_bytes: ProxyConfig::default().queue_bytes,
             time_limit: Duration::from_secs(120),
             socket_buffer: Some(128 * 1024),
         };

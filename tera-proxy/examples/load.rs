@@ -14,6 +14,7 @@
 
 use std::time::Duration;
 
+use tera_proxy::ProxyConfig;
 use tera_proxy::harness::load::{LoadConfig, LoadHooks, run};
 
 fn peak_memory() -> String {
@@ -53,7 +54,7 @@ async fn main() {
         packets: number(1, 10_000),
         hooks,
         seed: 0x7e2a_5eed,
-        queue_capacity: 8,
+        queue_bytes: ProxyConfig::default().queue_bytes,
         time_limit: Duration::from_secs(1800),
         socket_buffer: Some(128 * 1024),
     };

@@ -7,7 +7,7 @@
 //! cargo run -p tera-proxy --example scripted -- client 127.0.0.1:9250
 //! ```
 //!
-//! The client sends `C_CHECK_VERSION`, joins a private channel and moves;
+//! The client sends `C_CHECK_VERSION`, a chat line and moves;
 //! the server sends two chat lines, an NPC spawn and a ping. Each prints
 //! what it receives. The packets are those of the project's own defs (built
 //! without `TERA_DATA_DIR`).
@@ -16,9 +16,7 @@
 mod script {
     use std::net::{Ipv4Addr, SocketAddr};
 
-    use tera_data::packets::{
-        c_join_private_channel, c_player_location, s_chat, s_ping, s_spawn_npc,
-    };
+    use tera_data::packets::{c_chat, c_player_location, s_chat, s_ping, s_spawn_npc};
     use tera_data::{AnyPacket, Packet, Str};
     use tera_proxy::harness::{Peer, check_version, keys};
     use tokio::net::TcpListener;
@@ -59,10 +57,10 @@ mod script {
         let (stream, _) = listener.accept().await?;
         let mut peer = Peer::server(stream, &keys(KEYS_SEED)).await?;
         let chat = |message: &str| {
-            encode(&s_chat::V2 {
+            encode(&s_chat::V4 {
                 channel: 1,
-                author_id: 7,
-                author_name: Str::from("Elin"),
+                player_id: 7,
+                name: Str::from("Elin"),
                 message: Str::from(message.to_owned()),
                 ..Default::default()
             })
@@ -93,9 +91,9 @@ mod script {
 
     pub async fn client(addr: SocketAddr) -> std::io::Result<()> {
         let mut peer = Peer::client(addr, &keys(KEYS_SEED)).await?;
-        let join = encode(&c_join_private_channel::V1 {
-            channel_name: Str::from("traders"),
-            password: 0,
+        let join = encode(&c_chat::V1 {
+            channel: 0,
+            message: Str::from("<FONT>hello, traders</FONT>"),
         });
         let moved = encode(&c_player_location::V1 {
             r#type: 1,

@@ -3,10 +3,12 @@
 use tera_net::handshake::HandshakeStep;
 use tera_net::{Direction, HandshakeError};
 
-use crate::hooks::HookId;
+use crate::faults::Fault;
+use crate::id::HookId;
 
 /// Why a relayed connection stopped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProxyError {
     /// Reading from or writing to one side failed.
     #[error("{dir} relay I/O: {source}")]
@@ -48,20 +50,26 @@ pub enum ProxyError {
         /// Bytes of the incomplete packet.
         buffered: usize,
     },
-    /// A hook panicked; the connection is closed, others go on.
-    #[error("hook {hook} ({target}) panicked on a {dir} packet: {message}")]
-    HookPanicked {
-        /// The hook.
-        hook: HookId,
-        /// What it was registered for (`S_CHAT.2`, `*`).
-        target: String,
-        /// The packet's direction.
-        dir: Direction,
-        /// The panic message.
-        message: String,
-    },
+    /// A hook failed on a packet read from a side.
+    #[error(transparent)]
+    Hook(#[from] HookFailure),
+    /// A hook failed on a packet injected through a
+    /// [`ConnectionHandle`](crate::ConnectionHandle); the handle's caller got
+    /// the error too.
+    #[error("a hook failed on a packet injected through a handle")]
+    InjectedPacketHook(#[source] HookFailure),
+}
+
+/// How hooks failed on a packet, ending the connection.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HookFailure {
+    /// A hook panicked under
+    /// [`FaultPolicy::CloseConnection`](crate::FaultPolicy::CloseConnection).
+    #[error(transparent)]
+    Panicked(Fault),
     /// A hook answered with a packet that cannot be sent.
-    #[error("hook {hook} ({target}) changed a {dir} packet into one that cannot be sent: {reason}")]
+    #[error("hook {hook} ({target}) changed a {dir} packet into one that cannot be sent")]
     BadChange {
         /// The hook.
         hook: HookId,
@@ -70,20 +78,17 @@ pub enum ProxyError {
         /// The packet's direction.
         dir: Direction,
         /// Why.
+        #[source]
         reason: PacketError,
     },
-    /// A hook failed on a packet injected through a
-    /// [`ConnectionHandle`](crate::ConnectionHandle); the handle's caller got
-    /// the error, the connection ends with its message.
-    #[error("a hook failed on a packet injected through a handle: {0}")]
-    InjectedPacketHook(String),
     /// Hooks kept injecting packets in answer to injected packets.
     #[error("injected packets nested deeper than {0} (hooks answering their own injections?)")]
     InjectionLoop(usize),
 }
 
 /// A packet that cannot be sent.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PacketError {
     /// Shorter than the 4-byte header or longer than 65535 bytes.
     #[error("a packet of {0} bytes (must be 4 to 65535)")]
@@ -94,6 +99,19 @@ pub enum PacketError {
     /// The protocol map has no opcode for the packet.
     #[error("the protocol map has no opcode for {0}")]
     NoOpcode(&'static str),
+    /// The packet's name says no direction (`C_`, `S_` or `I_`): send it
+    /// with an explicit one.
+    #[error("{0}: the name does not say a direction (C_, S_ or I_)")]
+    NoDirection(String),
+    /// A dynamic value does not encode as its runtime def.
+    #[error("encoding {name} by its runtime def")]
+    Dynamic {
+        /// The packet.
+        name: String,
+        /// The encoder's error.
+        #[source]
+        source: tera_dynamic::EncodeError,
+    },
     /// The typed packet does not encode (too large for the `u16` length).
     #[error("encoding {name}: {source}")]
     Encode {
@@ -107,13 +125,14 @@ pub enum PacketError {
 
 /// Why [`ConnectionHandle::send`](crate::ConnectionHandle::send) failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SendError {
     /// The packet cannot be sent.
     #[error(transparent)]
     Packet(#[from] PacketError),
     /// The hooks that saw the injected packet failed (the connection ends).
     #[error(transparent)]
-    Hook(#[from] ProxyError),
+    Hook(#[from] HookFailure),
     /// That direction of the connection is closed.
     #[error("the {0} stream is closed")]
     Closed(Direction),
@@ -121,6 +140,7 @@ pub enum SendError {
 
 /// Why a hook could not be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum HookError {
     /// No def of that name and version is compiled in.
     #[error("no packet {name}.{version} is compiled in (see tera_data::PACKETS)")]
@@ -129,5 +149,26 @@ pub enum HookError {
         name: String,
         /// The version asked for (0: the latest was asked and none exists).
         version: u32,
+    },
+    /// A dynamic hook's def is not in the connection's runtime defs.
+    #[error(transparent)]
+    RuntimeDef(#[from] crate::DynamicError),
+    /// The connection's protocol map has no packet of that name: the hook
+    /// would never run.
+    #[error("the protocol map{} has no packet {name}", revision.map(|r| format!(" of revision {r}")).unwrap_or_default())]
+    NotInMap {
+        /// The name asked for.
+        name: String,
+        /// The map's revision, if known.
+        revision: Option<u32>,
+    },
+    /// A mod's hook (made with [`Mod::on`](crate::Mod::on) and the like)
+    /// was added outside that mod: it needs that mod's state.
+    #[error("a hook of mod {hook_mod} was added {}", match owner { Some(o) => format!("to mod {o}"), None => "outside any mod".to_owned() })]
+    WrongMod {
+        /// The mod the hook was made for.
+        hook_mod: &'static str,
+        /// The mod it was added to, if any.
+        owner: Option<&'static str>,
     },
 }

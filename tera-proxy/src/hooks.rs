@@ -1,22 +1,18 @@
 //! Hooks: what they are registered for, in which order they run, which
 //! packets they see, and what they answer.
 
+use std::any::TypeId;
 use std::borrow::Cow;
 
 use tera_data::{AnyPacket, PACKETS, latest_version};
+use tera_packets::{Packet, PacketType};
 
-use crate::error::HookError;
+use tera_dynamic::Record;
+
+use crate::dynamic::schema_of;
+use crate::encode::{encode_any, encode_packet};
+use crate::error::{HookError, PacketError};
 use crate::event::Event;
-
-/// Identifies a registered hook, to remove it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HookId(pub(crate) u64);
-
-impl core::fmt::Display for HookId {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
 
 /// Which def version a typed hook decodes its packet as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,23 +123,43 @@ impl<'b> RawPacket<'b> {
     }
 }
 
-/// A raw hook: sees the bytes.
-pub type RawFn = Box<dyn FnMut(&mut Event<'_>, &mut RawPacket<'_>) -> Verdict + Send>;
+/// What a hook call gave: its verdict and, when it changed the packet, the
+/// new bytes (or why they cannot be sent).
+pub(crate) type Outcome = (Verdict, Option<Result<Vec<u8>, PacketError>>);
 
-/// A typed hook: sees the packet decoded (zero copy) as the generated
-/// struct of its name and version, in its [`AnyPacket`] variant.
-pub type TypedFn = Box<dyn for<'p> FnMut(&mut Event<'_>, &mut AnyPacket<'p>) -> Verdict + Send>;
+/// A raw hook's function.
+type RawFn = Box<dyn FnMut(&mut Event<'_>, &mut RawPacket<'_>) -> Verdict + Send>;
+
+/// A decoding hook's function: decodes the bytes, calls the user's
+/// function, encodes its change; `None` when the packet does not decode.
+type DecodedFn = Box<dyn FnMut(&mut Event<'_>, &[u8]) -> Option<Outcome> + Send>;
 
 pub(crate) enum Callback {
     Raw(RawFn),
-    Typed { version: u32, hook: TypedFn },
+    Decoded {
+        version: u32,
+        hook: DecodedFn,
+    },
+    /// Decoded by a def of the connection's runtime defs.
+    Dynamic {
+        version: Version,
+        hook: DecodedFn,
+    },
+}
+
+/// The mod whose state a hook's function takes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StateType {
+    pub(crate) id: TypeId,
+    pub(crate) name: &'static str,
 }
 
 /// A hook to register: what it is for, when it runs, which packets it sees
 /// and the function.
 ///
 /// ```
-/// use tera_proxy::{Filter, Hook, Verdict, Version};
+/// use tera_data::packets::s_chat;
+/// use tera_proxy::{Filter, Hook, Verdict};
 ///
 /// // Every packet, first, injected ones too.
 /// let log = Hook::raw("*", |event, packet| {
@@ -153,17 +169,25 @@ pub(crate) enum Callback {
 /// .order(-100)
 /// .filter(Filter { fake: None, ..Filter::default() });
 ///
-/// // The newest compiled-in S_CHAT, typed.
-/// let chat = Hook::typed("S_CHAT", Version::Latest, |_, chat| {
-///     println!("{}.{}", chat.name(), chat.version());
+/// // S_CHAT.4, typed by its struct: change the message.
+/// let chat = Hook::on::<s_chat::V4>(|_, chat| {
+///     chat.message = format!("{}!", chat.message).into();
+///     Verdict::Changed
+/// });
+///
+/// // The first S_CHAT only.
+/// let first = Hook::on::<s_chat::V4>(|_, chat| {
+///     println!("first line: {}", chat.message);
 ///     Verdict::Pass
-/// })?;
-/// # Ok::<(), tera_proxy::HookError>(())
+/// })
+/// .once();
 /// ```
 pub struct Hook {
     pub(crate) name: Option<String>,
     pub(crate) order: i32,
     pub(crate) filter: Filter,
+    pub(crate) once: bool,
+    pub(crate) state: Option<StateType>,
     pub(crate) callback: Callback,
 }
 
@@ -173,11 +197,48 @@ impl core::fmt::Debug for Hook {
             .field("target", &self.target())
             .field("order", &self.order)
             .field("filter", &self.filter)
+            .field("once", &self.once)
             .finish_non_exhaustive()
     }
 }
 
 impl Hook {
+    fn new(name: Option<String>, callback: Callback) -> Hook {
+        Hook {
+            name,
+            order: 0,
+            filter: Filter::default(),
+            once: false,
+            state: None,
+            callback,
+        }
+    }
+
+    /// A hook on packet type `P` (a generated packet, e.g.
+    /// `tera_data::packets::s_chat::V4`, or a `#[derive(Packet)]` struct):
+    /// `hook` gets the packet decoded zero-copy as `P`; name and version
+    /// come from the type. A packet that does not decode as `P` is passed
+    /// on without calling `hook` and counted in
+    /// [`DirectionStats::decode_errors`](crate::DirectionStats::decode_errors).
+    pub fn on<P: PacketType + 'static>(
+        mut hook: impl for<'e, 'p> FnMut(&mut Event<'e>, &mut P::At<'p>) -> Verdict + Send + 'static,
+    ) -> Hook {
+        let decoded: DecodedFn = Box::new(move |event, bytes| {
+            let mut value = <P::At<'_> as Packet<'_>>::decode(bytes).ok()?;
+            let verdict = hook(event, &mut value);
+            let change =
+                (verdict == Verdict::Changed).then(|| encode_packet(&value, event.opcode()));
+            Some((verdict, change))
+        });
+        Hook::new(
+            Some(<P::At<'static> as Packet<'static>>::NAME.to_owned()),
+            Callback::Decoded {
+                version: <P::At<'static> as Packet<'static>>::VERSION,
+                hook: decoded,
+            },
+        )
+    }
+
     /// A raw hook on the packets named `name` (through the connection's
     /// protocol map), or on every packet when `name` is `"*"` (packets the
     /// map does not name included).
@@ -185,21 +246,19 @@ impl Hook {
     where
         F: FnMut(&mut Event<'_>, &mut RawPacket<'_>) -> Verdict + Send + 'static,
     {
-        Hook {
-            name: (name != "*").then(|| name.to_owned()),
-            order: 0,
-            filter: Filter::default(),
-            callback: Callback::Raw(Box::new(hook)),
-        }
+        Hook::new(
+            (name != "*").then(|| name.to_owned()),
+            Callback::Raw(Box::new(hook)),
+        )
     }
 
-    /// A typed hook on packet `name`, decoded as `version`. It sees only
-    /// packets that decode; one that does not is passed on and counted in
-    /// [`DirectionStats::decode_errors`](crate::DirectionStats::decode_errors).
+    /// A typed hook on packet `name` chosen at run time, decoded as
+    /// `version` of the compiled-in defs, in its [`AnyPacket`] variant. It
+    /// sees only packets that decode, as [`on`](Hook::on).
     ///
     /// # Errors
     /// [`HookError::UnknownPacket`] when no such def is compiled in.
-    pub fn typed<F>(name: &str, version: Version, hook: F) -> Result<Hook, HookError>
+    pub fn typed<F>(name: &str, version: Version, mut hook: F) -> Result<Hook, HookError>
     where
         F: for<'e, 'p> FnMut(&mut Event<'e>, &mut AnyPacket<'p>) -> Verdict + Send + 'static,
     {
@@ -215,15 +274,68 @@ impl Hook {
                 .ok_or_else(|| unknown(v))?,
             Version::Latest => latest_version(PACKETS, name).ok_or_else(|| unknown(0))?,
         };
-        Ok(Hook {
-            name: Some(name.to_owned()),
-            order: 0,
-            filter: Filter::default(),
-            callback: Callback::Typed {
+        let owned_name = name.to_owned();
+        let decoded: DecodedFn = Box::new(move |event, bytes| {
+            let mut value = AnyPacket::decode(&owned_name, version, bytes).ok()?;
+            let verdict = hook(event, &mut value);
+            let change = (verdict == Verdict::Changed).then(|| encode_any(&value, event.opcode()));
+            Some((verdict, change))
+        });
+        Ok(Hook::new(
+            Some(name.to_owned()),
+            Callback::Decoded {
                 version,
-                hook: Box::new(hook),
+                hook: decoded,
             },
-        })
+        ))
+    }
+
+    /// A hook on packet `name` decoded by a def read at run time (the
+    /// connection's [`DefSource`](crate::DefSource), `version` of it):
+    /// `hook` reads and changes its fields by name; a changed value is
+    /// re-encoded in the packet's place, as a typed hook's. A packet that
+    /// does not decode is passed on without calling `hook`.
+    ///
+    /// ```
+    /// use tera_proxy::{Hook, Value, Verdict, Version};
+    ///
+    /// let hook = Hook::dynamic("S_CHAT", Version::Latest, |_, chat| {
+    ///     match chat.get_mut("message") {
+    ///         Some(Value::String(text)) => {
+    ///             *text = format!("{text}!").into();
+    ///             Verdict::Changed
+    ///         }
+    ///         _ => Verdict::Pass,
+    ///     }
+    /// });
+    /// ```
+    pub fn dynamic(
+        name: &str,
+        version: Version,
+        mut hook: impl for<'e, 'p> FnMut(&mut Event<'e>, &mut Record<'p>) -> Verdict + Send + 'static,
+    ) -> Hook {
+        let owned_name = name.to_owned();
+        let decoded: DecodedFn = Box::new(move |event, bytes| {
+            let schema = schema_of(event.runtime_defs(), &owned_name, version).ok()?;
+            let mut value = schema.decode(bytes).ok()?;
+            let verdict = hook(event, &mut value);
+            let change = (verdict == Verdict::Changed).then(|| {
+                schema
+                    .encode(&value, event.opcode())
+                    .map_err(|source| PacketError::Dynamic {
+                        name: owned_name.clone(),
+                        source,
+                    })
+            });
+            Some((verdict, change))
+        });
+        Hook::new(
+            Some(name.to_owned()),
+            Callback::Dynamic {
+                version,
+                hook: decoded,
+            },
+        )
     }
 
     /// Where the hook runs among the others: lower first; hooks of the same
@@ -241,13 +353,34 @@ impl Hook {
         self
     }
 
-    /// What the hook is for: `*`, `S_CHAT` (raw) or `S_CHAT.2` (typed).
+    /// Removes the hook after its first call (tera-toolbox's `hookOnce`):
+    /// the first packet it is called for, whatever it answers.
+    #[must_use]
+    pub fn once(mut self) -> Hook {
+        self.once = true;
+        self
+    }
+
+    /// What the hook is for: `*`, `S_CHAT` (raw) or `S_CHAT.4` (typed).
     #[must_use]
     pub fn target(&self) -> String {
         match (&self.name, &self.callback) {
             (None, _) => "*".to_owned(),
             (Some(name), Callback::Raw(_)) => name.clone(),
-            (Some(name), Callback::Typed { version, .. }) => format!("{name}.{version}"),
+            (Some(name), Callback::Decoded { version, .. }) => format!("{name}.{version}"),
+            (Some(name), Callback::Dynamic { version, .. }) => match version {
+                Version::Exact(v) => format!("{name}.{v} (runtime def)"),
+                Version::Latest => format!("{name}.latest (runtime def)"),
+            },
         }
+    }
+
+    /// Marks the hook as needing the state of mod `M`.
+    pub(crate) fn of_state<M: 'static>(mut self, name: &'static str) -> Hook {
+        self.state = Some(StateType {
+            id: TypeId::of::<M>(),
+            name,
+        });
+        self
     }
 }

@@ -1,62 +1,66 @@
-//! A TERA game proxy on the generated packets of [`tera_data`].
+//! A TERA game proxy on the generated packets of [`tera_data`], written as
+//! tera-toolbox's mods are.
 //!
 //! A [`Connection`] relays one game client to its server over the
 //! [`tera_net`] transport (handshake, PIKE cipher, framing) and runs
-//! [hooks](Hook) on every packet, as tera-toolbox's mods do:
+//! [hooks](Hook) on every packet; a [`Proxy`] listens and makes one per
+//! client, with a new value of each [`Mod`].
 //!
-//! * a **typed** hook is registered by packet name and [`Version`] and sees
-//!   the packet decoded zero-copy as the generated struct, in its
-//!   [`AnyPacket`](tera_data::AnyPacket) variant; a **raw** hook sees the
-//!   bytes, of one packet name or of every packet (`"*"`);
-//! * each answers a [`Verdict`]: pass, pass changed (re-encoded in place;
-//!   the length may change) or block;
-//! * hooks run by [order](Hook::order), then in the order they were added; a
-//!   [`Filter`] says whether a hook sees injected (`fake`), changed
-//!   (`modified`) or blocked (`silenced`) packets;
-//! * hooks and [`ConnectionHandle`]s inject packets, typed or raw, to either
-//!   side, encrypted in stream order with the relayed ones;
-//! * hooks are added and removed while the connection runs;
-//! * the protocol map (name <-> opcode) is given, or chosen from a folder of
+//! * [`Hook::on::<P>`](Hook::on) hooks a packet by its Rust type (a
+//!   generated packet such as `tera_data::packets::s_chat::V4`, or a
+//!   `#[derive(Packet)]` struct) and gets it decoded zero-copy; name and
+//!   version come from the type. [`Hook::typed`] and [`Hook::raw`] take a
+//!   name chosen at run time; [`Hook::once`] runs once.
+//! * Each answers a [`Verdict`]: pass, pass changed (re-encoded in place;
+//!   the length may change) or block. Hooks run by [order](Hook::order),
+//!   then in the order they were added; a [`Filter`] says whether a hook
+//!   sees injected, changed or blocked packets.
+//! * [`Event::send`] and [`ConnectionHandle::send`] send any packet value
+//!   the way its name says (`C_` to the server, `S_` and `I_` to the
+//!   client); `send_to` takes a direction, `send_raw` bytes.
+//! * A [`Mod`] is a type with its own state, one value per connection; its
+//!   hooks ([`Mod::on`], [`Mod::raw`]) and in-game commands
+//!   ([`Mod::command`]: `!name args` in any chat, or a line in the proxy's
+//!   private channel) get `&mut` that value.
+//! * Hooks add and remove hooks and mods from inside hooks, through their
+//!   [`Event`] or a [`ConnectionHandle`], without deadlock.
+//! * A hook that panics disables its mod on that connection, reported once
+//!   ([`ConnectionHandle::faults`]), and the relay goes on
+//!   ([`FaultPolicy`]). A hook on a name the connection's map lacks is an
+//!   error, or reported once the map is known
+//!   ([`ConnectionHandle::unknown_names`]).
+//! * The protocol map (name <-> opcode) is given, or chosen from a folder of
 //!   `protocol.REV.map` files by the revision the client announces in its
-//!   first packet, `C_CHECK_VERSION` ([`MapSource`]). A packet the map does
-//!   not name passes as raw.
+//!   first packet, `C_CHECK_VERSION` ([`MapSource`]).
 //!
-//! Memory stays bounded: each side has a bounded queue, and a side that
-//! stops reading stops the relay reading from the other
-//! ([`ProxyConfig::queue_capacity`]). A hook that panics ends its own
-//! connection with [`ProxyError::HookPanicked`]; other connections go on.
+//! Memory stays bounded: each side's queue holds at most
+//! [`ProxyConfig::queue_bytes`], and a side that stops reading stops the
+//! relay reading from the other.
 //!
 //! # Example
 //!
 //! ```no_run
-//! use tera_proxy::{Connection, Filter, Hook, MapSource, ProxyConfig, Verdict, Version};
-//! use tokio::net::{TcpListener, TcpStream};
+//! use tera_data::packets::{s_chat, s_spawn_npc};
+//! use tera_proxy::{Hook, MapSource, Proxy, ProxyConfig, Verdict};
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
-//! let listener = TcpListener::bind("127.0.0.1:9250").await?;
-//! let (client, _) = listener.accept().await?;
-//! let server = TcpStream::connect("127.0.0.1:9251").await?;
-//!
-//! let connection = Connection::new(ProxyConfig {
-//!     maps: MapSource::folder("maps"),
-//!     ..ProxyConfig::default()
-//! });
-//! // Every packet, as bytes.
-//! connection.add_hook(Hook::raw("*", |event, packet| {
-//!     println!("{} {} bytes", event.direction(), packet.bytes().len());
-//!     Verdict::Pass
-//! }));
-//! // The newest S_CHAT compiled in, typed (`packet` is its `AnyPacket`
-//! // variant, decoded zero-copy); injected chat lines too.
-//! connection.add_hook(
-//!     Hook::typed("S_CHAT", Version::Latest, |event, packet| {
-//!         println!("{}.{} fake={}", packet.name(), packet.version(), event.is_fake());
-//!         Verdict::Pass
-//!     })?
-//!     .filter(Filter { fake: None, ..Filter::default() }),
-//! );
-//! let stats = connection.run(client, server).await?;
-//! println!("{} packets from the client", stats.client_to_server.packets_read);
+//! let proxy = Proxy::new("127.0.0.1:9251")
+//!     .config(ProxyConfig { maps: MapSource::compiled_in(), ..ProxyConfig::default() })
+//!     .on_connection(|_, connection| {
+//!         // Every chat line from the server, changed.
+//!         let chat = Hook::on::<s_chat::V4>(|_, chat| {
+//!             chat.message = format!("{}!", chat.message).into();
+//!             Verdict::Changed
+//!         });
+//!         // No NPC spawns.
+//!         let npc = Hook::on::<s_spawn_npc::V1>(|_, _| Verdict::Block);
+//!         for hook in [chat, npc] {
+//!             connection.add_hook(hook).expect("both are in the map");
+//!         }
+//!     })
+//!     .bind("127.0.0.1:9250")
+//!     .await?;
+//! proxy.run_until(std::future::pending()).await?;
 //! # Ok(())
 //! # }
 //! ```
@@ -65,23 +69,43 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod chain;
+pub mod commands;
+mod dynamic;
+mod encode;
 mod error;
 mod event;
+mod faults;
+mod handle;
 mod handshake;
 #[cfg(feature = "harness")]
+#[cfg_attr(docsrs, doc(cfg(feature = "harness")))]
 pub mod harness;
 mod hooks;
+mod id;
+mod mods;
+mod proxy;
+mod queue;
 mod relay;
 mod stats;
 mod version;
 
-pub use error::{HookError, PacketError, ProxyError, SendError};
+pub use commands::{Command, CommandSpec};
+pub use dynamic::{DefSource, DefsError, DynamicError};
+pub use encode::direction_of;
+pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};
 pub use event::Event;
-pub use hooks::{Filter, Hook, HookId, RawFn, RawPacket, TypedFn, Verdict, Version};
-pub use relay::{Connection, ConnectionHandle, ProxyConfig};
+pub use faults::{Fault, FaultPolicy, UnknownName};
+pub use handle::ConnectionHandle;
+pub use hooks::{Filter, Hook, RawPacket, Verdict, Version};
+pub use id::{HookId, ModId};
+pub use mods::{Mod, Setup};
+pub use proxy::{Listening, Proxy};
+pub use relay::{Connection, ProxyConfig};
 pub use stats::{DirectionStats, RelayStats};
+pub use tera_dynamic::{self, Catalog, Record, Value};
 pub use tera_net::Direction;
 pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
 

@@ -1,6 +1,6 @@
 //! One relayed connection: the handshake, then per direction a pump (read,
-//! decrypt, frame, hooks) and a writer (encrypt, write) joined by a bounded
-//! queue.
+//! decrypt, frame, hooks) and a writer (encrypt, write) joined by a queue
+//! bounded by bytes.
 //!
 //! The queue is what bounds memory: when a receiver stops reading, its
 //! writer blocks, the queue fills, the pump feeding it waits, and so stops
@@ -9,22 +9,24 @@
 //! through that side's single writer, which owns the cipher: packets are
 //! encrypted in the order they are queued.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BytesMut;
-use tera_data::AnyPacket;
 use tera_net::codec::{CodecError, PacketCodec};
 use tera_net::{Direction, Pike, Session};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Notify, mpsc};
 use tokio_util::codec::Decoder;
 
-use crate::chain::Chain;
-use crate::error::{ProxyError, SendError};
-use crate::event::{encode, with_length};
+use crate::dynamic::DefSource;
+use crate::error::{HookError, ProxyError};
+use crate::faults::FaultPolicy;
+use crate::handle::{ConnectionHandle, Shared, lock};
 use crate::handshake::relay_handshake;
-use crate::hooks::{Hook, HookId};
+use crate::hooks::Hook;
+use crate::id::{HookId, ModId};
+use crate::mods::Mod;
+use crate::queue::{Out, QueueRx};
 use crate::stats::{Counters, RelayStats};
 use crate::version::{
     C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision,
@@ -35,60 +37,31 @@ use crate::version::{
 pub struct ProxyConfig {
     /// Where the protocol map comes from. Default [`MapSource::None`].
     pub maps: MapSource,
-    /// Batches of packets queued towards each side before the relay stops
-    /// reading from the other (a batch is the packets of one read, after
-    /// the hooks). Default 8.
-    pub queue_capacity: usize,
+    /// Bytes queued towards each side before the relay stops reading from
+    /// the other (relayed, changed and injected packets alike). Default
+    /// 256 KiB.
+    pub queue_bytes: usize,
     /// Bytes asked for by each read. Default 16 KiB.
     pub read_chunk: usize,
     /// How long the handshake may take. Default 30 s.
     pub handshake_timeout: Duration,
+    /// What a panicking hook does. Default [`FaultPolicy::DisableMod`].
+    pub fault_policy: FaultPolicy,
+    /// Defs read at run time, for [`Hook::dynamic`] and
+    /// [`Event::dynamic`](crate::Event::dynamic). Default
+    /// [`DefSource::None`].
+    pub defs: DefSource,
 }
 
 impl Default for ProxyConfig {
     fn default() -> Self {
         ProxyConfig {
             maps: MapSource::None,
-            queue_capacity: 8,
+            queue_bytes: 256 * 1024,
             read_chunk: 16 * 1024,
             handshake_timeout: Duration::from_secs(30),
-        }
-    }
-}
-
-/// What the relay queues towards one side.
-#[derive(Debug)]
-enum Out {
-    /// Whole plain-text packets.
-    Packets(BytesMut),
-    /// The other side ended its stream: end this one.
-    End,
-}
-
-/// What the relay, its hooks and its handles share.
-struct Shared {
-    chain: Mutex<Chain>,
-    counters: Counters,
-    to_server: mpsc::Sender<Out>,
-    to_client: mpsc::Sender<Out>,
-    map_error: Mutex<Option<MapLoadError>>,
-    /// A hook failed on a packet a handle injected: the message, and a
-    /// wake-up for the relay, which then ends.
-    handle_failure: Mutex<Option<String>>,
-    failed: Notify,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A hook's panic is caught before it unwinds through the lock, so the
-    // data is never left half-changed.
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-impl Shared {
-    fn queue(&self, dir: Direction) -> &mpsc::Sender<Out> {
-        match dir {
-            Direction::ClientToServer => &self.to_server,
-            Direction::ServerToClient => &self.to_client,
+            fault_policy: FaultPolicy::DisableMod,
+            defs: DefSource::None,
         }
     }
 }
@@ -96,7 +69,7 @@ impl Shared {
 /// Both sides' batches of one round of hook processing: packets, and how
 /// many.
 #[derive(Default)]
-struct Batches {
+pub(crate) struct Batches {
     to_server: (BytesMut, u64),
     to_client: (BytesMut, u64),
 }
@@ -109,7 +82,7 @@ impl Batches {
         }
     }
 
-    fn push(&mut self, counters: &Counters, dir: Direction, packet: &[u8]) {
+    pub(crate) fn push(&mut self, counters: &Counters, dir: Direction, packet: &[u8]) {
         counters.dir(dir).packets_sent.incr();
         let (batch, count) = self.side(dir);
         batch.extend_from_slice(packet);
@@ -117,19 +90,19 @@ impl Batches {
     }
 
     /// The batch towards `dir`'s receiver and its packet count, if any.
-    fn take(&mut self, dir: Direction) -> Option<(BytesMut, u64)> {
+    pub(crate) fn take(&mut self, dir: Direction) -> Option<(BytesMut, u64)> {
         let (batch, count) = self.side(dir);
         (!batch.is_empty()).then(|| (batch.split(), std::mem::take(count)))
     }
 }
 
-/// A connection to relay, with its hooks; [`run`](Connection::run) relays
-/// it. Hooks can be added before and while it runs, through
-/// [`handle`](Connection::handle).
+/// A connection to relay, with its hooks and mods; [`run`](Connection::run)
+/// relays it. Hooks and mods can be added before and while it runs,
+/// through [`handle`](Connection::handle).
 pub struct Connection {
     shared: Arc<Shared>,
-    to_server: mpsc::Receiver<Out>,
-    to_client: mpsc::Receiver<Out>,
+    to_server: QueueRx,
+    to_client: QueueRx,
     config: ProxyConfig,
 }
 
@@ -145,40 +118,35 @@ impl Connection {
     /// A connection with no hooks yet.
     #[must_use]
     pub fn new(config: ProxyConfig) -> Connection {
-        let capacity = config.queue_capacity.max(1);
-        let (to_server, to_server_rx) = mpsc::channel(capacity);
-        let (to_client, to_client_rx) = mpsc::channel(capacity);
-        let mut chain = Chain::default();
-        if let MapSource::Fixed(map) = &config.maps {
-            chain.set_map(Some(Arc::clone(map)), map.revision());
-        }
+        let (shared, to_server, to_client) = Shared::new(&config);
         Connection {
-            shared: Arc::new(Shared {
-                chain: Mutex::new(chain),
-                counters: Counters::default(),
-                to_server,
-                to_client,
-                map_error: Mutex::default(),
-                handle_failure: Mutex::default(),
-                failed: Notify::new(),
-            }),
-            to_server: to_server_rx,
-            to_client: to_client_rx,
+            shared: Arc::new(shared),
+            to_server,
+            to_client,
             config,
         }
     }
 
-    /// A handle to the connection: hooks, injection, counters.
+    /// A handle to the connection: hooks, mods, injection, counters.
     #[must_use]
     pub fn handle(&self) -> ConnectionHandle {
-        ConnectionHandle {
-            shared: Arc::clone(&self.shared),
-        }
+        ConnectionHandle::new(Arc::clone(&self.shared))
     }
 
     /// Adds a hook (see [`ConnectionHandle::add_hook`]).
-    pub fn add_hook(&self, hook: Hook) -> HookId {
-        lock(&self.shared.chain).add(hook)
+    ///
+    /// # Errors
+    /// As [`ConnectionHandle::add_hook`].
+    pub fn add_hook(&self, hook: Hook) -> Result<HookId, HookError> {
+        self.shared.add_hook(hook)
+    }
+
+    /// Installs a mod (see [`ConnectionHandle::add_mod`]).
+    ///
+    /// # Errors
+    /// As [`ConnectionHandle::add_mod`].
+    pub fn add_mod<M: Mod>(&self, module: M) -> Result<ModId, HookError> {
+        self.shared.add_mod(module)
     }
 
     /// Relays between `client` (the game client, accepted) and `server`
@@ -186,8 +154,9 @@ impl Connection {
     ///
     /// # Errors
     /// [`ProxyError`]: I/O, a bad handshake, a bad packet length, a stream
-    /// cut inside a packet, a hook that panicked or made a packet that
-    /// cannot be sent. Both connections are dropped on return.
+    /// cut inside a packet, a hook that made a packet that cannot be sent
+    /// or panicked under [`FaultPolicy::CloseConnection`]. Both connections
+    /// are dropped on return.
     pub async fn run<C, S>(self, mut client: C, mut server: S) -> Result<RelayStats, ProxyError>
     where
         C: AsyncRead + AsyncWrite + Unpin,
@@ -236,11 +205,11 @@ impl Connection {
         };
         let handle_failure = async {
             shared.failed.notified().await;
-            lock(&shared.handle_failure).take().unwrap_or_default()
+            lock(&shared.handle_failure).take()
         };
         tokio::select! {
             result = relay => result.map(|_| shared.counters.snapshot()),
-            message = handle_failure => Err(ProxyError::InjectedPacketHook(message)),
+            Some(failure) = handle_failure => Err(ProxyError::InjectedPacketHook(failure)),
         }
     }
 }
@@ -281,21 +250,15 @@ where
             if let Some(folder) = folder.take() {
                 choose_map(shared, &folder, &packet).await;
             }
-            lock(&shared.chain).process(dir, &packet, false, counters, &mut |to, bytes| {
-                batches.push(counters, to, bytes);
-            })?;
+            shared.process(dir, &packet, false, &mut batches)?;
         }
         if let Some((batch, count)) = batches.take(dir.reverse())
-            && shared
-                .queue(dir.reverse())
-                .send(Out::Packets(batch))
-                .await
-                .is_err()
+            && shared.queue(dir.reverse()).send(batch).await.is_err()
         {
             counters.dir(dir.reverse()).dropped_injections.add(count);
         }
         if let Some((batch, _)) = batches.take(dir)
-            && shared.queue(dir).send(Out::Packets(batch)).await.is_err()
+            && shared.queue(dir).send(batch).await.is_err()
         {
             // The writer has failed; its error ends the relay.
             return Ok(());
@@ -308,7 +271,7 @@ where
         });
     }
     // The writer may have failed already; its error ends the relay.
-    let _ = shared.queue(dir).send(Out::End).await;
+    let _ = shared.queue(dir).end();
     Ok(())
 }
 
@@ -324,7 +287,7 @@ async fn choose_map(shared: &Shared, folder: &MapFolder, first: &[u8]) {
         Err(MapLoadError::NoCheckVersion(op))
     };
     match result {
-        Ok((map, revision)) => lock(&shared.chain).set_map(Some(map), Some(revision)),
+        Ok((map, revision)) => shared.set_map(map, Some(revision)),
         Err(e) => *lock(&shared.map_error) = Some(e),
     }
 }
@@ -335,15 +298,16 @@ async fn write<W>(
     dir: Direction,
     mut to: W,
     mut cipher: Pike,
-    mut queue: mpsc::Receiver<Out>,
+    mut queue: QueueRx,
 ) -> Result<(), ProxyError>
 where
     W: AsyncWrite + Unpin,
 {
     let io = |source| ProxyError::Io { dir, source };
-    while let Some(Out::Packets(mut batch)) = queue.recv().await {
+    while let Some(Out::Packets(mut batch, held)) = queue.recv().await {
         cipher.apply(&mut batch);
         to.write_all(&batch).await.map_err(io)?;
+        queue.written(held);
         shared
             .counters
             .dir(dir)
@@ -351,111 +315,4 @@ where
             .add(batch.len() as u64);
     }
     to.shutdown().await.map_err(io)
-}
-
-/// A handle to a connection, to add and remove hooks, inject packets and
-/// read counters, before and while it runs. Cheap to clone.
-///
-/// Hooks run under the connection's lock, which the handle's methods other
-/// than [`stats`](ConnectionHandle::stats) take: inside a hook, use its
-/// [`Event`](crate::Event) (injection, [`unhook`](crate::Event::unhook),
-/// [`remove_hook`](crate::Event::remove_hook)) instead of a handle, which
-/// would wait for itself.
-#[derive(Clone)]
-pub struct ConnectionHandle {
-    shared: Arc<Shared>,
-}
-
-impl core::fmt::Debug for ConnectionHandle {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ConnectionHandle")
-            .field("stats", &self.stats())
-            .finish_non_exhaustive()
-    }
-}
-
-impl ConnectionHandle {
-    /// Adds a hook; it sees the packets that follow.
-    pub fn add_hook(&self, hook: Hook) -> HookId {
-        lock(&self.shared.chain).add(hook)
-    }
-
-    /// Removes a hook; `false` if it was not there. A hook being called
-    /// on another packet right now finishes that call first.
-    pub fn remove_hook(&self, id: HookId) -> bool {
-        lock(&self.shared.chain).remove(id)
-    }
-
-    /// The counters so far.
-    #[must_use]
-    pub fn stats(&self) -> RelayStats {
-        self.shared.counters.snapshot()
-    }
-
-    /// The protocol revision of the connection's map, once known.
-    #[must_use]
-    pub fn revision(&self) -> Option<u32> {
-        lock(&self.shared.chain).revision()
-    }
-
-    /// Whether the connection has a protocol map.
-    #[must_use]
-    pub fn has_map(&self) -> bool {
-        lock(&self.shared.chain).map().is_some()
-    }
-
-    /// Why no map could be chosen from `C_CHECK_VERSION`, if that failed
-    /// (the connection goes on; only `*` raw hooks see its packets).
-    #[must_use]
-    pub fn map_error(&self) -> Option<MapLoadError> {
-        lock(&self.shared.map_error).clone()
-    }
-
-    /// Sends `packet` (whole, header included; its length field is set from
-    /// its size) towards `dir`'s receiver, after the hooks whose filter
-    /// admits injected packets. Waits while that side's queue is full.
-    ///
-    /// # Errors
-    /// [`SendError`]: a bad length, a hook that failed (the connection then
-    /// ends), or that direction is closed.
-    pub async fn send_raw(&self, dir: Direction, packet: Vec<u8>) -> Result<(), SendError> {
-        let packet = with_length(packet)?;
-        self.inject(dir, packet).await
-    }
-
-    /// Encodes `packet` with its opcode in the connection's map and sends it
-    /// as [`send_raw`](ConnectionHandle::send_raw) does.
-    ///
-    /// # Errors
-    /// As [`send_raw`](ConnectionHandle::send_raw), and when there is no map
-    /// or no opcode for the packet.
-    pub async fn send(&self, dir: Direction, packet: &AnyPacket<'_>) -> Result<(), SendError> {
-        let packet = encode(lock(&self.shared.chain).map(), packet)?;
-        self.inject(dir, packet).await
-    }
-
-    async fn inject(&self, dir: Direction, packet: Vec<u8>) -> Result<(), SendError> {
-        let shared = &*self.shared;
-        let counters = &shared.counters;
-        let mut batches = Batches::default();
-        counters.dir(dir).injected.incr();
-        let processed = lock(&shared.chain).process(dir, &packet, true, counters, &mut |to, b| {
-            batches.push(counters, to, b)
-        });
-        if let Err(e) = processed {
-            *lock(&shared.handle_failure) = Some(e.to_string());
-            shared.failed.notify_one();
-            return Err(e.into());
-        }
-        for side in [dir, dir.reverse()] {
-            if let Some((batch, _)) = batches.take(side) {
-                shared
-                    .queue(side)
-                    .send(Out::Packets(batch))
-                    .await
-                    .map_err(|_| SendError::Closed(side))?;
-            }
-        }
-        Ok(())
-    }
 }

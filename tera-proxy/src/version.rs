@@ -28,7 +28,8 @@ struct VersionEntry {
 }
 
 /// Why a connection has no protocol map.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum MapLoadError {
     /// The client's first packet was not `C_CHECK_VERSION`.
     #[error(
@@ -39,12 +40,13 @@ pub enum MapLoadError {
     #[error("C_CHECK_VERSION: {0}")]
     BadCheckVersion(String),
     /// The map file could not be read.
-    #[error("{path}: {message}")]
+    #[error("{path}: cannot read it")]
     Read {
         /// The file.
         path: PathBuf,
-        /// The I/O error.
-        message: String,
+        /// The I/O error (shared: the error is kept by each connection).
+        #[source]
+        source: Arc<std::io::Error>,
     },
     /// The map file has a bad line.
     #[error("{path}: {source}")]
@@ -122,7 +124,7 @@ impl MapFolder {
             .await
             .map_err(|e| MapLoadError::Read {
                 path: path.clone(),
-                message: e.to_string(),
+                source: Arc::new(e),
             })?;
         let map = Arc::new(
             ProtocolMap::parse(&text).map_err(|source| MapLoadError::Parse { path, source })?,
@@ -185,8 +187,8 @@ mod tests {
     #[test]
     fn revision_is_the_value_of_index_0() {
         assert_eq!(
-            announced_revision(&check_version(&[(1, 7), (0, 365100)])),
-            Ok(365100)
+            announced_revision(&check_version(&[(1, 7), (0, 365100)])).ok(),
+            Some(365100)
         );
         assert!(matches!(
             announced_revision(&check_version(&[(1, 7)])),

@@ -11,7 +11,10 @@ use tera_net::framing::MAX_PACKET_LEN;
 use tera_net::handshake::HandshakeStep;
 use tera_net::{Direction, FrameError, HELLO};
 use tera_proxy::harness::{keys, loopback, loopback_with_buffers, packet};
-use tera_proxy::{Connection, Filter, Hook, ProxyConfig, ProxyError, SendError, Verdict};
+use tera_proxy::{
+    Connection, Fault, FaultPolicy, Filter, Hook, HookFailure, ProxyConfig, ProxyError, SendError,
+    Verdict,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -165,12 +168,16 @@ async fn garbage_before_the_handshake_ends() {
 async fn a_panicking_hook_ends_its_connection_and_the_others_go_on() {
     let mut tasks = Vec::new();
     for i in 0..4u16 {
-        let conn = Connection::new(ProxyConfig::default());
+        let conn = Connection::new(ProxyConfig {
+            fault_policy: FaultPolicy::CloseConnection,
+            ..ProxyConfig::default()
+        });
         if i == 2 {
             conn.add_hook(Hook::raw("*", |_, p| {
                 assert_ne!(p.opcode(), 0x0bad, "this hook fails on 0x0bad");
                 Verdict::Pass
-            }));
+            }))
+            .unwrap();
         }
         tasks.push(tokio::spawn(async move {
             let up: Vec<_> = (0..50u16)
@@ -199,11 +206,11 @@ async fn a_panicking_hook_ends_its_connection_and_the_others_go_on() {
             let err = result.unwrap_err();
             assert!(
                 matches!(
-                    err,
-                    ProxyError::HookPanicked {
+                    &err,
+                    ProxyError::Hook(HookFailure::Panicked(Fault {
                         dir: Direction::ClientToServer,
                         ..
-                    }
+                    }))
                 ),
                 "{err}"
             );
@@ -220,14 +227,18 @@ async fn a_panicking_hook_ends_its_connection_and_the_others_go_on() {
 
 #[tokio::test]
 async fn a_hook_failing_on_a_handle_injection_ends_the_connection() {
-    let conn = Connection::new(ProxyConfig::default());
+    let conn = Connection::new(ProxyConfig {
+        fault_policy: FaultPolicy::CloseConnection,
+        ..ProxyConfig::default()
+    });
     conn.add_hook(
         Hook::raw("*", |e, _| {
             assert!(!e.is_fake(), "no fakes here");
             Verdict::Pass
         })
         .filter(Filter::ALL),
-    );
+    )
+    .unwrap();
     let handle = conn.handle();
     let lb = loopback(conn, &keys(4)).await.unwrap();
     let err = handle
@@ -235,7 +246,7 @@ async fn a_hook_failing_on_a_handle_injection_ends_the_connection() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, SendError::Hook(ProxyError::HookPanicked { .. })),
+        matches!(err, SendError::Hook(HookFailure::Panicked(_))),
         "{err}"
     );
     let relay = tokio::time::timeout(LIMIT, lb.relay)
@@ -243,18 +254,25 @@ async fn a_hook_failing_on_a_handle_injection_ends_the_connection() {
         .unwrap()
         .unwrap();
     let err = relay.unwrap_err();
-    assert!(err.to_string().contains("no fakes here"), "{err}");
+    assert!(matches!(err, ProxyError::InjectedPacketHook(_)), "{err}");
+    let cause = std::error::Error::source(&err).map(ToString::to_string);
+    assert!(
+        cause
+            .as_deref()
+            .is_some_and(|c| c.contains("no fakes here")),
+        "{cause:?}"
+    );
     drop(lb.client);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_receiver_that_stops_reading_stops_the_relay_reading_and_it_resumes() {
-    const QUEUE: usize = 2;
+    const QUEUE: usize = 64 * 1024;
     const CHUNK: usize = 16 * 1024;
     const PACKETS: usize = 200;
     const SIZE: usize = 16 * 1024;
     let conn = Connection::new(ProxyConfig {
-        queue_capacity: QUEUE,
+        queue_bytes: QUEUE,
         read_chunk: CHUNK,
         ..ProxyConfig::default()
     });
@@ -294,9 +312,20 @@ async fn a_receiver_that_stops_reading_stops_the_relay_reading_and_it_resumes() 
     .await
     .expect("the relay stops reading");
     let stats = handle.stats().server_to_client;
-    // What the relay holds: read but not yet written to the client.
+    let queued = handle.queued_bytes(Direction::ServerToClient);
+    // What the relay holds: read but not yet written to the client: the
+    // queue, the batch its pump waits to queue and the bytes it has read
+    // of the next.
     let held = stats.bytes_read - stats.bytes_written;
-    let bound = ((QUEUE + 2) * (CHUNK + MAX_PACKET_LEN)) as u64;
+    let bound = (QUEUE + 2 * (CHUNK + MAX_PACKET_LEN)) as u64;
+    eprintln!(
+        "stalled client: queue {queued} of {QUEUE} bytes, relay holds {held} bytes (bound {bound}), read {stalled} of {total}"
+    );
+    assert!(
+        queued <= QUEUE,
+        "the queue holds {queued} bytes, over {QUEUE}"
+    );
+    assert!(queued > 0, "the queue is in use");
     assert!(
         held <= bound,
         "the relay holds {held} bytes, more than {bound}"

@@ -17,8 +17,8 @@ use tera_data::packets::{c_join_private_channel, s_chat, s_ping};
 use tera_data::{AnyPacket, Packet, Str};
 use tera_proxy::harness::{keys, loopback, packet};
 use tera_proxy::{
-    Connection, Direction, Filter, Hook, HookError, MapSource, ProxyConfig, ProxyError, Verdict,
-    Version,
+    Connection, Direction, Filter, Hook, HookError, HookFailure, MapSource, ProxyConfig,
+    ProxyError, Verdict, Version,
 };
 
 const S_CHAT: u16 = 19503;
@@ -73,7 +73,7 @@ type Log = Arc<Mutex<Vec<String>>>;
 async fn typed_hook_changes_raw_hook_blocks_the_rest_passes() {
     let conn = connection();
     conn.add_hook(
-        Hook::typed("S_CHAT", Version::Latest, |_, packet| {
+        Hook::typed("S_CHAT", Version::Exact(2), |_, packet| {
             let AnyPacket::SChatV2(chat) = packet else {
                 panic!(
                     "S_CHAT.2 expected, got {}.{}",
@@ -90,8 +90,10 @@ async fn typed_hook_changes_raw_hook_blocks_the_rest_passes() {
             }
         })
         .unwrap(),
-    );
-    conn.add_hook(Hook::raw("S_PING", |_, _| Verdict::Block));
+    )
+    .unwrap();
+    conn.add_hook(Hook::raw("S_PING", |_, _| Verdict::Block))
+        .unwrap();
     let down = [
         chat("hello"),
         ping(),
@@ -128,7 +130,7 @@ async fn typed_hook_changes_raw_hook_blocks_the_rest_passes() {
 async fn typed_hook_decodes_the_version_it_asked_for() {
     let seen: Log = Log::default();
     let conn = connection();
-    for version in [Version::Exact(1), Version::Latest] {
+    for version in [Version::Exact(1), Version::Exact(2)] {
         let seen = Arc::clone(&seen);
         conn.add_hook(
             Hook::typed("S_CHAT", version, move |_, p| {
@@ -138,7 +140,8 @@ async fn typed_hook_decodes_the_version_it_asked_for() {
                 Verdict::Pass
             })
             .unwrap(),
-        );
+        )
+        .unwrap();
     }
     let v1 = with_opcode(
         s_chat::V1 {
@@ -175,12 +178,14 @@ async fn raw_hook_replaces_bytes_and_the_length_follows() {
         }
         p.bytes_mut().extend_from_slice(b" world");
         Verdict::Changed
-    }));
+    }))
+    .unwrap();
     // Bytes changed but Pass answered: the change is dropped.
     conn.add_hook(Hook::raw("*", |_, p| {
         p.bytes_mut().clear();
         Verdict::Pass
-    }));
+    }))
+    .unwrap();
     let ex = exchange(conn, &[packet(UNMAPPED, b"hello")], &[]).await;
     ex.result.unwrap();
     assert_eq!(ex.server_got, [packet(UNMAPPED, b"hello world")]);
@@ -192,7 +197,8 @@ async fn a_change_that_cannot_be_sent_ends_the_connection_clearly() {
     conn.add_hook(Hook::raw("*", |_, p| {
         p.bytes_mut().truncate(3);
         Verdict::Changed
-    }));
+    }))
+    .unwrap();
     let keys = keys(3);
     let mut lb = loopback(conn, &keys).await.unwrap();
     lb.client
@@ -201,8 +207,15 @@ async fn a_change_that_cannot_be_sent_ends_the_connection_clearly() {
         .await
         .unwrap();
     let err = lb.relay.await.unwrap().unwrap_err();
-    assert!(matches!(err, ProxyError::BadChange { .. }), "{err}");
-    assert!(err.to_string().contains("a packet of 3 bytes"), "{err}");
+    assert!(
+        matches!(err, ProxyError::Hook(HookFailure::BadChange { .. })),
+        "{err}"
+    );
+    let reason = std::error::Error::source(&err).map(ToString::to_string);
+    assert_eq!(
+        reason.as_deref(),
+        Some("a packet of 3 bytes (must be 4 to 65535)")
+    );
 }
 
 #[tokio::test]
@@ -217,14 +230,15 @@ async fn hooks_inject_both_ways_in_stream_order() {
                 message: Str::from(format!("joining {}", join.channel_name)),
                 ..Default::default()
             });
-            event.send(Direction::ServerToClient, &notice).unwrap();
+            event.send_any(&notice).unwrap();
             event
                 .send_raw(Direction::ClientToServer, packet(UNMAPPED, b"before"))
                 .unwrap();
             Verdict::Pass
         })
         .unwrap(),
-    );
+    )
+    .unwrap();
     let up = [join("one"), join("two")];
     let ex = exchange(conn, &up, &[]).await;
     let stats = ex.result.unwrap();
@@ -260,19 +274,17 @@ async fn a_handle_injects_both_ways_and_fake_filters_choose_who_sees_it() {
                 fake,
                 ..Filter::default()
             }),
-        );
+        )
+        .unwrap();
     }
     let handle = conn.handle();
     let keys = keys(11);
     let mut lb = loopback(conn, &keys).await.unwrap();
     handle
-        .send(
-            Direction::ServerToClient,
-            &AnyPacket::SChatV2(s_chat::V2 {
-                message: Str::from("from the handle"),
-                ..Default::default()
-            }),
-        )
+        .send_any(&AnyPacket::SChatV2(s_chat::V2 {
+            message: Str::from("from the handle"),
+            ..Default::default()
+        }))
         .await
         .unwrap();
     handle
@@ -337,7 +349,8 @@ async fn hooks_run_by_order_then_registration() {
                 Verdict::Pass
             })
             .order(order),
-        );
+        )
+        .unwrap();
     }
     exchange(conn, &[], &[ping()]).await.result.unwrap();
     assert_eq!(*seen.lock().unwrap(), ["b", "e", "d", "a", "c"]);
@@ -362,7 +375,8 @@ async fn modified_and_silenced_filters() {
     conn.add_hook(Hook::raw("S_PING", |_, p| {
         p.bytes_mut().push(0);
         Verdict::Changed
-    }));
+    }))
+    .unwrap();
     conn.add_hook(
         Hook::raw("S_PING", record("unmodified-only", &seen))
             .order(1)
@@ -370,9 +384,12 @@ async fn modified_and_silenced_filters() {
                 modified: Some(false),
                 ..Filter::default()
             }),
-    );
-    conn.add_hook(Hook::raw("S_PING", |_, _| Verdict::Block).order(2));
-    conn.add_hook(Hook::raw("S_PING", record("default", &seen)).order(3));
+    )
+    .unwrap();
+    conn.add_hook(Hook::raw("S_PING", |_, _| Verdict::Block).order(2))
+        .unwrap();
+    conn.add_hook(Hook::raw("S_PING", record("default", &seen)).order(3))
+        .unwrap();
     conn.add_hook(
         Hook::raw("S_PING", record("silenced-too", &seen))
             .order(3)
@@ -380,7 +397,8 @@ async fn modified_and_silenced_filters() {
                 silenced: None,
                 ..Filter::default()
             }),
-    );
+    )
+    .unwrap();
     conn.add_hook(
         Hook::raw("S_PING", record("silenced-only", &seen))
             .order(3)
@@ -389,7 +407,8 @@ async fn modified_and_silenced_filters() {
                 modified: Some(true),
                 ..Filter::default()
             }),
-    );
+    )
+    .unwrap();
     let unblock_second = {
         let mut n = 0;
         move |_: &mut tera_proxy::Event<'_>, _: &mut tera_proxy::RawPacket<'_>| {
@@ -405,7 +424,8 @@ async fn modified_and_silenced_filters() {
         Hook::raw("S_PING", unblock_second)
             .order(9)
             .filter(Filter::ALL),
-    );
+    )
+    .unwrap();
     let ex = exchange(conn, &[], &[ping(), ping()]).await;
     let stats = ex.result.unwrap();
     let mut twice = vec!["silenced-too m=true s=true", "silenced-only m=true s=true"];
@@ -441,7 +461,7 @@ async fn hooks_are_added_and_removed_while_the_connection_runs() {
             Verdict::Pass
         })
     };
-    conn.add_hook(once);
+    conn.add_hook(once).unwrap();
     let keys = keys(5);
     let mut lb = loopback(conn, &keys).await.unwrap();
     let mut round = async |label: &str| {
@@ -455,15 +475,16 @@ async fn hooks_are_added_and_removed_while_the_connection_runs() {
     round("1").await;
     let added = {
         let seen = Arc::clone(&seen);
-        handle.add_hook(Hook::raw("S_PING", move |_, _| {
-            seen.lock().unwrap().push("added".into());
-            Verdict::Pass
-        }))
+        handle
+            .add_hook(Hook::raw("S_PING", move |_, _| {
+                seen.lock().unwrap().push("added".into());
+                Verdict::Pass
+            }))
+            .unwrap()
     };
     round("2").await;
     round("3").await;
-    assert!(handle.remove_hook(added));
-    assert!(!handle.remove_hook(added), "already removed");
+    handle.remove_hook(added);
     round("4").await;
     assert_eq!(*seen.lock().unwrap(), ["once", "added", "added"]);
 }

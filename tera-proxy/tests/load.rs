@@ -13,7 +13,7 @@ fn config(hooks: LoadHooks) -> LoadConfig {
         packets: 400,
         hooks,
         seed: 0x5eed_1234,
-        queue_capacity: 4,
+        queue_bytes: 64 * 1024,
         time_limit: Duration::from_secs(60),
         socket_buffer: Some(128 * 1024),
     }

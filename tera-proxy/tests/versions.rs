@@ -56,7 +56,8 @@ fn connection(dir: &std::path::Path) -> (Connection, Arc<Mutex<Vec<String>>>) {
             .unwrap()
             .push(format!("raw {} rev {:?}", e.opcode(), e.revision()));
         Verdict::Pass
-    }));
+    }))
+    .unwrap();
     let l = Arc::clone(&log);
     conn.add_hook(
         Hook::typed(name(), Version::Latest, move |e, _| {
@@ -64,7 +65,8 @@ fn connection(dir: &std::path::Path) -> (Connection, Arc<Mutex<Vec<String>>>) {
             Verdict::Pass
         })
         .unwrap(),
-    );
+    )
+    .unwrap();
     let l = Arc::clone(&log);
     conn.add_hook(Hook::raw("*", move |e, _| {
         if ![common::CLIENT_DONE, common::SERVER_DONE].contains(&e.opcode()) {
@@ -73,7 +75,8 @@ fn connection(dir: &std::path::Path) -> (Connection, Arc<Mutex<Vec<String>>>) {
                 .push(format!("* {} {:?}", e.opcode(), e.name()));
         }
         Verdict::Pass
-    }));
+    }))
+    .unwrap();
     (conn, log)
 }
 

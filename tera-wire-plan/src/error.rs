@@ -24,7 +24,7 @@ pub enum PlanErrorKind {
     /// A later part of a split object anchored at or before the object.
     PartBeforeObject,
     /// A repeated field anchored before its first copy.
-    AgainBeforeField,
+    RepeatBeforeField,
     /// A field between interleaved arrays.
     InterleavedNotConsecutive,
     /// `part = N` markers that do not count up from 1.
@@ -47,7 +47,7 @@ impl fmt::Display for PlanErrorKind {
             PlanErrorKind::PartBeforeObject => {
                 f.write_str("a later part of a split object must come after a later field")
             }
-            PlanErrorKind::AgainBeforeField => {
+            PlanErrorKind::RepeatBeforeField => {
                 f.write_str("a repeated field must be repeated after itself or a later field")
             }
             PlanErrorKind::InterleavedNotConsecutive => f.write_str(

@@ -36,13 +36,15 @@
 //! ```
 
 mod error;
+mod fixed;
 mod names;
 mod plan;
 mod segments;
 mod spec;
 
 pub use error::{PlanError, PlanErrorKind};
+pub use fixed::{FIXED_TYPES, FixedType, TypeHome};
 pub use names::camel_case_of_field;
 pub use plan::{Meta, Plan, PlannedField, Step};
-pub use segments::Segment;
+pub use segments::{CursorReadsAfter, Segment};
 pub use spec::{Encoding, FieldSpec, Named, Var};

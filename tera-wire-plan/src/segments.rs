@@ -4,6 +4,18 @@
 
 use crate::plan::{Plan, Step};
 
+/// Whether the pieces after a segment read at the cursor (see
+/// [`Plan::cursor_reads_after`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CursorReadsAfter {
+    /// Something certainly does: a run, a part, a repeated or an
+    /// interleaved field.
+    Certainly,
+    /// Exactly when the type of one of these fields reads at the cursor
+    /// (`Wire::READS_AT_CURSOR`); never when the list is empty.
+    IfAnyOf(Vec<usize>),
+}
+
 /// A group of consecutive steps that code handles together.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment {
@@ -24,8 +36,8 @@ impl Plan {
         for &step in steps {
             let runs = match step {
                 Step::Ref(_) => true,
-                Step::Field(i) => self.field(i).runs(),
-                Step::Part { .. } | Step::Again(_) => false,
+                Step::Field(i) => self.field(i).joins_runs(),
+                Step::Part { .. } | Step::Repeat(_) => false,
             };
             let interleaved = matches!(step, Step::Field(i) if self.field(i).interleaved);
             match (out.last_mut(), step) {
@@ -51,23 +63,22 @@ impl Plan {
             .filter_map(|&s| match s {
                 Step::Field(i) => Some((i, 0)),
                 Step::Part { field, part } => Some((field, part)),
-                Step::Ref(_) | Step::Again(_) => None,
+                Step::Ref(_) | Step::Repeat(_) => None,
             })
             .collect()
     }
 
-    /// What decides whether anything after segment `k` of `segments` reads
-    /// at the cursor: the fields whose types say so, or `None` when
-    /// something after it certainly does (a run, a part, a repeated or an
-    /// interleaved field).
-    pub fn cursor_readers_after(&self, segments: &[Segment], k: usize) -> Option<Vec<usize>> {
+    /// Whether anything after segment `k` of `segments` reads at the
+    /// cursor (a loose read may leave the cursor anywhere only when nothing
+    /// does).
+    pub fn cursor_reads_after(&self, segments: &[Segment], k: usize) -> CursorReadsAfter {
         let mut fields = Vec::new();
         for segment in segments.iter().skip(k + 1) {
             match segment {
                 Segment::Single(Step::Field(i)) => fields.push(*i),
-                _ => return None,
+                _ => return CursorReadsAfter::Certainly,
             }
         }
-        Some(fields)
+        CursorReadsAfter::IfAnyOf(fields)
     }
 }

@@ -1,6 +1,8 @@
 //! The planner's order of pieces, its groups and its mistakes.
 
-use tera_wire_plan::{Encoding, FieldSpec, Meta, Named, Plan, PlanErrorKind, Segment, Step, Var};
+use tera_wire_plan::{
+    CursorReadsAfter, Encoding, FieldSpec, Meta, Named, Plan, PlanErrorKind, Segment, Step, Var,
+};
 
 fn fixed(name: &str) -> FieldSpec<u32> {
     FieldSpec::new(name, name, Encoding::Fixed(Some(4)), 0)
@@ -51,9 +53,15 @@ fn implicit_block_groups_fixed_runs_and_interleaved_arrays() {
     assert_eq!(plan.meta_of(2), Meta::Slot);
     let segments = plan.segments(&steps);
     // After the string: an interleaved group certainly reads at the cursor.
-    assert_eq!(plan.cursor_readers_after(&segments, 1), None);
+    assert_eq!(
+        plan.cursor_reads_after(&segments, 1),
+        CursorReadsAfter::Certainly
+    );
     // After the last: nothing.
-    assert_eq!(plan.cursor_readers_after(&segments, 3), Some(vec![]));
+    assert_eq!(
+        plan.cursor_reads_after(&segments, 3),
+        CursorReadsAfter::IfAnyOf(vec![])
+    );
 }
 
 #[test]
@@ -82,7 +90,10 @@ fn explicit_refs_sit_in_runs_and_fields_without_one_read_at_the_cursor() {
         ]
     );
     let segments = plan.segments(plan.steps());
-    assert_eq!(plan.cursor_readers_after(&segments, 1), Some(vec![3]));
+    assert_eq!(
+        plan.cursor_reads_after(&segments, 1),
+        CursorReadsAfter::IfAnyOf(vec![3])
+    );
 }
 
 #[test]
@@ -100,7 +111,7 @@ fn split_objects_and_repeated_fields_take_their_places() {
             Step::Field(1),
             Step::Part { field: 0, part: 1 },
             Step::Field(2),
-            Step::Again(2),
+            Step::Repeat(2),
             Step::Field(3),
         ]
     );
@@ -163,7 +174,7 @@ fn two_refs_and_backward_anchors_are_mistakes() {
         [
             PlanErrorKind::TwoRefs("s".into()),
             PlanErrorKind::PartBeforeObject,
-            PlanErrorKind::AgainBeforeField,
+            PlanErrorKind::RepeatBeforeField,
         ]
     );
 }

@@ -6,6 +6,7 @@ use tera_packets::{Codec, Error, ErrorKind, IntoOwned, Result, Writer};
 use super::value::Value;
 use super::view::{UpcreateKind, UpdateView};
 use crate::entid::EntId;
+use crate::error::DiepErrorKind;
 use crate::field_table::FieldTable;
 use crate::jump_table::{CLOSE, jump_len, write_jump};
 use crate::varint::{Vu, vu_len, write_vu};
@@ -96,7 +97,7 @@ impl Update {
     }
 
     /// The size of the encoded message (id byte included), checking the
-    /// values against `table` (see [`ErrorKind::FieldMismatch`]).
+    /// values against `table` (see [`DiepErrorKind::FieldMismatch`]).
     pub fn encoded_len(&self, table: &FieldTable) -> Result<usize> {
         let mut len = 1 + vu_len(self.tick) + Vu(len_u32(self.deletes.len())).byte_len();
         for d in &self.deletes {
@@ -173,7 +174,7 @@ fn len_u32(n: usize) -> u32 {
 }
 
 fn mismatch(index: u32) -> Error {
-    Error::new(ErrorKind::FieldMismatch { index }, 0)
+    DiepErrorKind::FieldMismatch { index }.at(0)
 }
 
 impl Upcreate {
@@ -186,13 +187,11 @@ impl Upcreate {
                 let mut prev = None;
                 for &g in &self.groups {
                     if g >= table.group_count() || prev.is_some_and(|p| p >= g) {
-                        return Err(Error::new(
-                            ErrorKind::IndexPastTable {
-                                index: g,
-                                len: table.group_count(),
-                            },
-                            0,
-                        ));
+                        return Err(DiepErrorKind::IndexPastTable {
+                            index: g,
+                            len: table.group_count(),
+                        }
+                        .at(0));
                     }
                     len += jump_len(prev, g);
                     mask |= 1u128 << g;
@@ -241,13 +240,11 @@ impl Upcreate {
                 for entry in &self.fields {
                     let index = entry.index;
                     let field = table.field(index).ok_or_else(|| {
-                        Error::new(
-                            ErrorKind::IndexPastTable {
-                                index,
-                                len: table.field_count(),
-                            },
-                            0,
-                        )
+                        DiepErrorKind::IndexPastTable {
+                            index,
+                            len: table.field_count(),
+                        }
+                        .at(0)
                     })?;
                     if prev.is_some_and(|p| p >= index) {
                         return Err(mismatch(index));

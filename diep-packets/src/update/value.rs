@@ -1,8 +1,9 @@
 //! The typed value of one field (or one array element) of an update.
 
-use tera_packets::{Codec, Error, ErrorKind, IntoOwned, Reader, Result, Writer};
+use tera_packets::{Codec, IntoOwned, Reader, Result, Writer};
 
 use crate::entid::EntId;
+use crate::error::DiepErrorKind;
 use crate::field_table::Encoding;
 use crate::float::Fixed64;
 use crate::string_nt::StringNt;
@@ -99,7 +100,7 @@ impl<'a> Value<'a> {
         if self.encoding() == encoding {
             Ok(())
         } else {
-            Err(Error::new(ErrorKind::FieldMismatch { index }, 0))
+            Err(DiepErrorKind::FieldMismatch { index }.at(0))
         }
     }
 }

@@ -5,6 +5,7 @@ use tera_packets::{Codec, Error, ErrorKind, Reader, Result};
 
 use super::value::Value;
 use crate::entid::EntId;
+use crate::error::DiepErrorKind;
 use crate::field_table::{FieldDef, FieldTable, GroupDef};
 use crate::jump_table::next_index;
 use crate::varint::read_vu;
@@ -26,9 +27,9 @@ fn read_marker(r: &mut Reader<'_>) -> Result<UpcreateKind> {
         [1] => Ok(UpcreateKind::Creation),
         [0] => match r.array::<1>()? {
             [1] => Ok(UpcreateKind::Update),
-            [byte] => Err(Error::new(ErrorKind::BadUpcreateMarker { byte }, at + 1)),
+            [byte] => Err(DiepErrorKind::BadUpcreateMarker { byte }.at(at + 1)),
         },
-        [byte] => Err(Error::new(ErrorKind::BadUpcreateMarker { byte }, at)),
+        [byte] => Err(DiepErrorKind::BadUpcreateMarker { byte }.at(at)),
     }
 }
 
@@ -66,7 +67,7 @@ impl<'a> UpdateView<'a> {
     pub fn decode(msg: &'a [u8], table: &'a FieldTable) -> Result<Self> {
         match msg.first() {
             Some(0) => {}
-            Some(&id) => return Err(Error::new(ErrorKind::UnknownId { id }, 0)),
+            Some(&id) => return Err(DiepErrorKind::UnknownId { id }.at(0)),
             None => return Err(Error::new(ErrorKind::UnexpectedEnd, 0)),
         }
         let mut r = Reader::at(msg, 1);
@@ -340,7 +341,7 @@ impl<'a> Fields<'a> {
             State::Update { prev, array } => loop {
                 if let Some((index, prev_element)) = *array {
                     let field = table.field(index).ok_or_else(|| {
-                        Error::new(ErrorKind::IndexPastTable { index, len: 0 }, r.pos())
+                        DiepErrorKind::IndexPastTable { index, len: 0 }.at(r.pos())
                     })?;
                     let count = field.count().unwrap_or(0);
                     let at = r.pos();
@@ -356,7 +357,7 @@ impl<'a> Fields<'a> {
                             }));
                         }
                         None if prev_element.is_none() => {
-                            return Err(Error::new(ErrorKind::EmptyArrayUpdate, at));
+                            return Err(DiepErrorKind::EmptyArrayUpdate.at(at));
                         }
                         None => *array = None,
                     }
@@ -367,13 +368,11 @@ impl<'a> Fields<'a> {
                 };
                 *prev = Some(index);
                 let Some(field) = table.field(index) else {
-                    return Err(Error::new(
-                        ErrorKind::IndexPastTable {
-                            index,
-                            len: table.field_count(),
-                        },
-                        r.pos(),
-                    ));
+                    return Err(DiepErrorKind::IndexPastTable {
+                        index,
+                        len: table.field_count(),
+                    }
+                    .at(r.pos()));
                 };
                 if field.count().is_some() {
                     *array = Some((index, None));

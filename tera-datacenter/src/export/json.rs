@@ -2,7 +2,8 @@
 
 use std::io;
 
-use super::{Emit, Sep, Sink, float_text};
+use super::{Emit, Sep, Sink};
+use crate::xml_text::float_text;
 use crate::{DcStr, Element, Value};
 
 pub(crate) struct Json {
@@ -70,7 +71,9 @@ impl Emit for Json {
                     Value::Int(v) => out.put(v.to_string().as_bytes())?,
                     Value::Bool(v) => out.put(if v { b"true" } else { b"false" })?,
                     // JSON has no NaN or infinities: they become strings.
-                    Value::Float(v) if !v.is_finite() => out.put(format!("\"{v}\"").as_bytes())?,
+                    Value::Float(v) if !v.is_finite() => {
+                        out.put(format!("\"{}\"", float_text(v)).as_bytes())?
+                    }
                     Value::Float(v) => out.put(float_text(v).as_bytes())?,
                     Value::Str(s) => string(out, s)?,
                 }

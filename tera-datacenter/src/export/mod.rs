@@ -43,10 +43,9 @@ pub enum ExportError {
     /// The writer failed.
     #[error("writing the export: {0}")]
     Io(#[from] io::Error),
-    /// The file reaches a node twice: exporting would never end (a cycle) or
-    /// blow up (shared sub-trees).
-    #[error("node {0} is reached twice (cycle or shared node)")]
-    ReachedTwice(Address),
+    /// A node is below itself: exporting would never end.
+    #[error("node {0} is below itself (a cycle)")]
+    Cycle(Address),
 }
 
 /// How often (in elements) the progress callback is called.
@@ -175,11 +174,12 @@ fn walk(
             bytes: sink.written,
         });
     };
-    let mut seen = vec![false; dc.node_count()];
+    // The elements from the root to the one being written: meeting one
+    // again below itself is a cycle. Elsewhere an element may be met again:
+    // a run of children that several elements share.
+    let mut on_path = vec![false; dc.node_count()];
     for (i, root) in roots.iter().enumerate() {
-        if std::mem::replace(&mut seen[dc.node_ordinal(root.address())], true) {
-            return Err(ExportError::ReachedTwice(root.address()));
-        }
+        on_path[dc.node_ordinal(root.address())] = true;
         emit.begin(
             &mut sink,
             root,
@@ -194,8 +194,8 @@ fn walk(
                 Some(child) => {
                     let sep = if top.2 { Sep::Comma } else { Sep::Open };
                     top.2 = true;
-                    if std::mem::replace(&mut seen[dc.node_ordinal(child.address())], true) {
-                        return Err(ExportError::ReachedTwice(child.address()));
+                    if std::mem::replace(&mut on_path[dc.node_ordinal(child.address())], true) {
+                        return Err(ExportError::Cycle(child.address()));
                     }
                     emit.begin(&mut sink, &child, base + stack.len(), sep)?;
                     elements += 1;
@@ -206,6 +206,7 @@ fn walk(
                 }
                 None => {
                     let (e, _, had_children) = stack.pop().expect("non-empty");
+                    on_path[dc.node_ordinal(e.address())] = false;
                     emit.end(&mut sink, &e, base + stack.len(), had_children)?;
                 }
             }
@@ -218,10 +219,4 @@ fn walk(
         elements,
         bytes: sink.written,
     })
-}
-
-/// Writes a float so that it reads back as the same `f32` and is not
-/// mistaken for an integer (`1.0`, not `1`).
-pub(crate) fn float_text(v: f32) -> String {
-    format!("{v:?}")
 }

@@ -2,34 +2,31 @@
 
 use std::io;
 
-use super::{Emit, Sep, Sink, float_text};
+use super::{Emit, Sep, Sink};
+use crate::xml_text::{escape_into, float_text};
 use crate::{DcStr, Element, Value};
 
 pub(crate) struct Xml {
     pretty: bool,
+    /// Escaped text, reused.
+    scratch: String,
 }
 
 impl Xml {
     pub(crate) fn new(pretty: bool) -> Self {
-        Xml { pretty }
-    }
-}
-
-/// Escapes text or an attribute value; control characters become character
-/// references, unpaired surrogates U+FFFD.
-fn escaped(out: &mut Sink<'_>, s: DcStr<'_>) -> io::Result<()> {
-    for c in s.chars() {
-        match c {
-            '&' => out.put(b"&amp;")?,
-            '<' => out.put(b"&lt;")?,
-            '>' => out.put(b"&gt;")?,
-            '"' => out.put(b"&quot;")?,
-            '\t' | '\n' | '\r' => out.put(format!("&#{};", c as u32).as_bytes())?,
-            c if (c as u32) < 0x20 => out.put(format!("&#x{:x};", c as u32).as_bytes())?,
-            c => out.put_char(c)?,
+        Xml {
+            pretty,
+            scratch: String::new(),
         }
     }
-    Ok(())
+
+    /// Writes text or an attribute value escaped; unpaired surrogates
+    /// become U+FFFD.
+    fn escaped(&mut self, out: &mut Sink<'_>, s: DcStr<'_>) -> io::Result<()> {
+        self.scratch.clear();
+        escape_into(&mut self.scratch, s.chars());
+        out.put(self.scratch.as_bytes())
+    }
 }
 
 fn name(out: &mut Sink<'_>, s: DcStr<'_>) -> io::Result<()> {
@@ -64,7 +61,7 @@ impl Emit for Xml {
                 Value::Int(v) => out.put(v.to_string().as_bytes())?,
                 Value::Bool(v) => out.put(if v { b"true" } else { b"false" })?,
                 Value::Float(v) => out.put(float_text(v).as_bytes())?,
-                Value::Str(s) => escaped(out, s)?,
+                Value::Str(s) => self.escaped(out, s)?,
             }
             out.put(b"\"")?;
         }
@@ -74,7 +71,7 @@ impl Emit for Xml {
         }
         out.put(b">")?;
         if let Some(t) = text {
-            escaped(out, t)?;
+            self.escaped(out, t)?;
         }
         Ok(())
     }

@@ -16,10 +16,12 @@
 mod diagnostic;
 mod files;
 mod infer;
+mod keys;
 mod schema;
 mod sheet;
 mod source;
 mod unpack;
+mod xsd;
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -29,9 +31,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 pub use diagnostic::Diagnostic;
+pub use keys::KeysNamespace;
 pub use schema::{AttributeDecl, AttributeType, ComplexType, ElementDecl, Schema};
-pub use unpack::{UnpackStats, write_sheets};
+pub use unpack::{UnpackStats, write_schemas, write_sheets};
 
+use crate::write::Encoded;
 use crate::{WriteError, WriteOptions};
 use diagnostic::{FileDiagnostics, whole_file};
 use sheet::Sheet;
@@ -90,29 +94,24 @@ impl Sheets {
         self.sheets.iter().map(|s| s.nodes.len()).sum()
     }
 
+    /// Lays out the data center, then drops the sheets before anything is
+    /// serialized: what was read is not held beside what is written.
+    fn encode(self, options: &WriteOptions) -> Result<Encoded, SheetsError> {
+        let source = source::SheetsSource::new(&self.sheets)?;
+        Ok(crate::write::encode(&source, options)?)
+    }
+
     /// Writes the data center (`.dec` bytes) to `out` (buffer it: it is
     /// written in many small pieces).
-    pub fn write_dec(
-        &self,
-        options: &WriteOptions,
-        out: &mut dyn Write,
-    ) -> Result<(), SheetsError> {
-        let source = source::SheetsSource::new(&self.sheets)?;
-        let encoded = crate::write::encode(&source, options)?;
-        encoded
+    pub fn write_dec(self, options: &WriteOptions, out: &mut dyn Write) -> Result<(), SheetsError> {
+        self.encode(options)?
             .serialize(out)
             .map_err(|e| SheetsError::io(Path::new("output"), e))
     }
 
     /// The data center (`.dec` bytes).
-    pub fn to_dec(&self, options: &WriteOptions) -> Result<Vec<u8>, SheetsError> {
-        let source = source::SheetsSource::new(&self.sheets)?;
-        let encoded = crate::write::encode(&source, options)?;
-        let mut out = Vec::with_capacity(encoded.byte_len());
-        encoded
-            .serialize(&mut out)
-            .expect("writing to a Vec cannot fail");
-        Ok(out)
+    pub fn into_dec(self, options: &WriteOptions) -> Result<Vec<u8>, SheetsError> {
+        Ok(self.encode(options)?.into_bytes())
     }
 }
 
@@ -181,15 +180,15 @@ fn read(
             }
         })
         .collect();
-    let jobs: Vec<(&Path, String, Result<&Schema, String>)> = folders
+    let jobs: Vec<(&Path, String, FolderSchema<'_>)> = folders
         .iter()
         .zip(&schemas)
         .flat_map(|(f, s)| {
             f.files.iter().map(move |p| {
                 let schema = match s {
-                    Ok(Some(s)) => Ok(s),
-                    Ok(None) => Err(format!("{}/{}.xsd", f.name, f.name)),
-                    Err(_) => Err(String::new()),
+                    Ok(Some(s)) => FolderSchema::Read(s),
+                    Ok(None) => FolderSchema::Missing(format!("{}/{}.xsd", f.name, f.name)),
+                    Err(_) => FolderSchema::Broken,
                 };
                 (p.as_path(), files::relative(dir, p), schema)
             })
@@ -200,12 +199,7 @@ fn read(
     let results: Vec<FileResult> = jobs
         .par_iter()
         .map(|(path, rel, schema)| {
-            let result = read_file(
-                path,
-                rel,
-                schema.as_ref().copied().map_err(String::as_str),
-                keep,
-            );
+            let result = read_file(path, rel, schema, keep);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             result
         })
@@ -260,7 +254,17 @@ fn read_text(path: &Path, rel: &str) -> Result<String, Diagnostic> {
     })
 }
 
-fn read_file(path: &Path, rel: &str, schema: Result<&Schema, &str>, keep: bool) -> FileResult {
+/// The schema of a sheet's folder.
+enum FolderSchema<'s> {
+    /// Read without a problem.
+    Read(&'s Schema),
+    /// Read with problems, which are reported once, for the schema.
+    Broken,
+    /// There is none; the path where it was looked for.
+    Missing(String),
+}
+
+fn read_file(path: &Path, rel: &str, schema: &FolderSchema<'_>, keep: bool) -> FileResult {
     let fail = |d: Diagnostic| FileResult {
         sheet: None,
         elements: 0,
@@ -268,9 +272,8 @@ fn read_file(path: &Path, rel: &str, schema: Result<&Schema, &str>, keep: bool) 
         diagnostics: vec![d],
     };
     let schema = match schema {
-        Ok(s) => s,
-        // The schema's own problems are reported once, for the schema.
-        Err("") => {
+        FolderSchema::Read(s) => *s,
+        FolderSchema::Broken => {
             return FileResult {
                 sheet: None,
                 elements: 0,
@@ -278,7 +281,9 @@ fn read_file(path: &Path, rel: &str, schema: Result<&Schema, &str>, keep: bool) 
                 rendered: String::new(),
             };
         }
-        Err(wanted) => return fail(whole_file(rel.into(), "no schema for this sheet", wanted)),
+        FolderSchema::Missing(wanted) => {
+            return fail(whole_file(rel.into(), "no schema for this sheet", wanted));
+        }
     };
     let text = match read_text(path, rel) {
         Ok(t) => t,
@@ -331,6 +336,7 @@ pub(crate) fn span_of(source: &str, part: &[u8]) -> Range<usize> {
 }
 
 /// The schema of [`fuzz_sheet`] inputs without their own.
+#[cfg(feature = "fuzzing")]
 const FUZZ_SCHEMA: &str = r#"<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:dc="https://tera-arise.io/dc">
 <xsd:complexType name="A"><xsd:sequence>
 <xsd:element name="B" type="B" minOccurs="0" maxOccurs="unbounded" />
@@ -346,6 +352,7 @@ const FUZZ_SCHEMA: &str = r#"<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSc
 <xsd:element name="A" type="A" />
 </xsd:schema>"#;
 
+#[cfg(feature = "fuzzing")]
 pub(crate) fn fuzz_sheet(bytes: &[u8]) {
     let (schema_text, sheet_text) = match bytes.iter().position(|&b| b == 0) {
         Some(at) => (
@@ -370,7 +377,7 @@ pub(crate) fn fuzz_sheet(bytes: &[u8]) {
         sheets: vec![sheet],
     };
     // Too many names or keys are errors, not panics.
-    if let Ok(dec) = sheets.to_dec(&WriteOptions::default()) {
+    if let Ok(dec) = sheets.into_dec(&WriteOptions::default()) {
         let report = crate::verify(&dec, None);
         assert!(
             report.is_ok(),

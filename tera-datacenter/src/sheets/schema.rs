@@ -9,6 +9,7 @@ use quick_xml::Reader;
 use quick_xml::encoding::Decoder;
 use quick_xml::events::{BytesStart, Event};
 
+use super::KeysNamespace;
 use super::diagnostic::FileDiagnostics;
 use super::{next_event, span_of, tag_span};
 
@@ -139,6 +140,9 @@ pub(crate) fn parse_schema(source: &str, diags: &mut FileDiagnostics<'_>) -> Opt
     // The local names of the open XSD elements.
     let mut open: Vec<String> = Vec::new();
     let mut current: Option<usize> = None;
+    // The qualified names of the keys attribute: a prefix bound to one of
+    // the keys namespaces, or `dc:keys` when the schema binds none.
+    let mut keys_names: Vec<String> = Vec::new();
     loop {
         let (before, event) = next_event(&mut reader, diags)?;
         let (start, empty) = match event {
@@ -164,17 +168,27 @@ pub(crate) fn parse_schema(source: &str, diags: &mut FileDiagnostics<'_>) -> Opt
                 .map(|a| (&a.1, a.2.clone()))
         };
         match (parent, local.as_str()) {
-            (None, "schema") => {}
+            (None, "schema") => {
+                keys_names.extend(attrs.iter().filter_map(|(name, value, _)| {
+                    let prefix = name.strip_prefix("xmlns:")?;
+                    KeysNamespace::from_uri(value).map(|_| format!("{prefix}:keys"))
+                }));
+                if keys_names.is_empty() {
+                    keys_names.push("dc:keys".into());
+                }
+            }
             (Some("schema"), "complexType") => {
                 let Some((name, _)) = get("name") else {
                     diags.at(tag, "complexType without a name", "a name= attribute");
                     return None;
                 };
-                let keys: Vec<String> = get("dc:keys")
+                let keys_attr = keys_names.iter().find_map(|n| get(n));
+                let keys: Vec<String> = keys_attr
+                    .as_ref()
                     .map(|(k, _)| k.split_whitespace().map(String::from).collect())
                     .unwrap_or_default();
                 if keys.len() > 4 {
-                    let span = get("dc:keys").map(|k| k.1).unwrap_or(tag.clone());
+                    let span = keys_attr.map(|k| k.1).unwrap_or(tag.clone());
                     diags.at(
                         span,
                         format!("{} keys", keys.len()),

@@ -102,12 +102,15 @@ pub fn all_options() -> Vec<WriteOptions> {
     let mut v = Vec::new();
     for arch in [Arch::X64, Arch::X86] {
         for version in [Version::V6, Version::V3] {
-            v.push(WriteOptions {
-                arch,
-                version,
-                revision: 387463,
-                timestamp: -1.0,
-            });
+            for dedup in [true, false] {
+                v.push(WriteOptions {
+                    arch,
+                    version,
+                    revision: 387463,
+                    timestamp: -1.0,
+                    dedup,
+                });
+            }
         }
     }
     v

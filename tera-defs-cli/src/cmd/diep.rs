@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
 use diep_packets::FieldTable;
-use diep_packets::json::{self, Side};
+use diep_packets::Side;
+use diep_packets::json;
 use serde_json::{Value as Json, json};
 
 use crate::fail::{Fail, Outcome};

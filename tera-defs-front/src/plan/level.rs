@@ -211,7 +211,7 @@ fn body(
             {
                 return Err(LayoutError::MissingRef(name));
             }
-            Step::Field(_) | Step::Again(_) => match &sp.fields[i].def.ty {
+            Step::Field(_) | Step::Repeat(_) => match &sp.fields[i].def.ty {
                 FieldType::Scalar(s) => push_fixed(
                     out,
                     Leaf {

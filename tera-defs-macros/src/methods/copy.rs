@@ -19,7 +19,7 @@ pub fn copy(ctx: &Ctx) -> Option<TokenStream> {
     if segments.iter().any(|s| {
         matches!(
             s,
-            Segment::Interleaved(_) | Segment::Single(Step::Part { .. } | Step::Again(_))
+            Segment::Interleaved(_) | Segment::Single(Step::Part { .. } | Step::Repeat(_))
         )
     }) {
         return None;

@@ -43,7 +43,7 @@ pub fn min_wire_len(ctx: &Ctx, part: Option<usize>) -> TokenStream {
             let t = ctx.ty(i);
             quote!(2 * #t::META_WORDS)
         }
-        Step::Field(i) | Step::Again(i) => {
+        Step::Field(i) | Step::Repeat(i) => {
             let t = ctx.ty(i);
             quote!(#t::MIN_WIRE_LEN)
         }
@@ -64,7 +64,7 @@ pub fn wire_len(ctx: &Ctx, part: Option<usize>) -> TokenStream {
                 let t = ctx.ty(i);
                 quote!(2 * #t::META_WORDS)
             }
-            Step::Field(i) | Step::Again(i) => {
+            Step::Field(i) | Step::Repeat(i) => {
                 let t = ctx.ty(i);
                 quote!(#t::wire_len(&self.#ident))
             }

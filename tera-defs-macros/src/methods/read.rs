@@ -4,41 +4,32 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use tera_wire_plan::{Segment, Step};
+use tera_wire_plan::{CursorReadsAfter, Segment, Step};
 
-use crate::ctx::{Ctx, ReadMode};
+use crate::ctx::{BlockMeta, Ctx, ReadInto, ReadMode};
 
 /// The statements of a read and, for each field read from a run of fixed
 /// fields, the expression that reads it from its run: the struct is built
 /// with them at the end, so that the values need not be held (spilled)
 /// while the variable fields after them are read. Other fields are in
-/// `__field_i` locals, or assigned to `self` when `into_self` (a part of a
-/// split object).
+/// `__field_i` locals, or assigned to `self` (see [`ReadInto`]).
 pub struct Read {
     pub stmts: TokenStream,
     pub deferred: Vec<Option<TokenStream>>,
 }
 
-/// Reads `steps`. `lead`: the block's metadata words are not skipped yet
-/// (`read_block`): they are read with the first run of fixed fields, one
-/// bounds check for both.
-pub fn read(ctx: &Ctx, steps: &[Step], into_self: bool, mode: ReadMode, lead: bool) -> Read {
+/// Reads `steps` into `into`; `meta` says whether the block's own metadata
+/// words are read here (see [`BlockMeta`]).
+pub fn read(ctx: &Ctx, steps: &[Step], into: ReadInto, mode: ReadMode, meta: BlockMeta) -> Read {
     let mut deferred = vec![None; ctx.fields.len()];
-    let mut lead = (lead && !ctx.plan.explicit()).then(|| ctx.own_meta_bytes());
+    let mut lead = (meta == BlockMeta::Lead && !ctx.plan.explicit()).then(|| ctx.own_meta_bytes());
     let mut out = ctx.meta_lets(steps);
     let segments = ctx.plan.segments(steps);
     for (k, segment) in segments.iter().enumerate() {
         match segment {
             Segment::Run(run) if run.len() >= 2 || lead.is_some() => {
                 let id = format!("_{k}");
-                out.extend(read_run(
-                    ctx,
-                    run,
-                    into_self,
-                    &id,
-                    &mut deferred,
-                    lead.take(),
-                ));
+                out.extend(read_run(ctx, run, into, &id, &mut deferred, lead.take()));
                 continue;
             }
             _ => {}
@@ -49,14 +40,12 @@ pub fn read(ctx: &Ctx, steps: &[Step], into_self: bool, mode: ReadMode, lead: bo
         match segment {
             Segment::Run(run) => {
                 for &step in run {
-                    out.extend(read_step(ctx, &segments, k, step, into_self, mode));
+                    out.extend(read_step(ctx, &segments, k, step, into, mode));
                 }
             }
-            Segment::Single(step) => {
-                out.extend(read_step(ctx, &segments, k, *step, into_self, mode))
-            }
+            Segment::Single(step) => out.extend(read_step(ctx, &segments, k, *step, into, mode)),
             Segment::Interleaved(group) => out.extend(ctx.read_interleaved(group, |i| {
-                read_step(ctx, &segments, k, Step::Field(i), into_self, mode)
+                read_step(ctx, &segments, k, Step::Field(i), into, mode)
             })),
         }
     }
@@ -75,7 +64,7 @@ fn read_step(
     segments: &[Segment],
     k: usize,
     step: Step,
-    into_self: bool,
+    into: ReadInto,
     mode: ReadMode,
 ) -> TokenStream {
     let krate = &ctx.krate;
@@ -93,14 +82,19 @@ fn read_step(
                 // `read` asserts that the field has no metadata: once is enough.
                 ctx.meta_at(i, quote!(r.pos()))
             } else {
-                let msg = format!("field `{name}` has metadata but no `refs_before` places it");
+                let msg = format!(
+                    "field `{name}` has metadata but no `{}` places it",
+                    crate::attrs::names::REFS_BEFORE
+                );
                 quote!({
                     const { assert!(#t::META_WORDS == 0, #msg) };
                     r.pos()
                 })
             };
-            let loose = match ctx.plan.cursor_readers_after(segments, k) {
-                Some(after) if mode == ReadMode::Loose && !ctx.plan.field(i).interleaved => {
+            let loose = match ctx.plan.cursor_reads_after(segments, k) {
+                CursorReadsAfter::IfAnyOf(after)
+                    if mode == ReadMode::Loose && !ctx.plan.field(i).interleaved =>
+                {
                     let terms = after.iter().map(|&j| {
                         let t = ctx.ty(j);
                         quote!(#t::READS_AT_CURSOR)
@@ -122,7 +116,7 @@ fn read_step(
             } else {
                 quote!(#krate::__private::named(#t::read(r, #meta), #name)?)
             };
-            if into_self {
+            if into == ReadInto::SelfFields {
                 quote!(self.#ident = #value;)
             } else if ctx.plan.field(i).again_after.is_some() {
                 quote!(let mut #var = #value;)
@@ -130,14 +124,14 @@ fn read_step(
                 quote!(let #var = #value;)
             }
         }
-        Step::Again(i) => {
+        Step::Repeat(i) => {
             let t = ctx.ty(i);
             let value = if validated {
                 quote!(#t::read_validated(r, 0)?)
             } else {
                 quote!(#krate::__private::named(#t::read(r, 0), #name)?)
             };
-            if into_self {
+            if into == ReadInto::SelfFields {
                 quote!(self.#ident = #value;)
             } else {
                 quote!(#var = #value;)
@@ -146,12 +140,12 @@ fn read_step(
         Step::Part { field: i, part: p } => {
             let t = ctx.parts_ty(i);
             let meta = ctx.meta_var(i, p);
-            let target = if into_self {
+            let target = if into == ReadInto::SelfFields {
                 quote!(self.#ident)
             } else {
                 quote!(#var)
             };
-            let init = if p == 0 && !into_self {
+            let init = if p == 0 && into == ReadInto::Locals {
                 quote!(let mut #target = ::core::default::Default::default();)
             } else {
                 quote!()
@@ -176,7 +170,7 @@ fn read_step(
 fn read_run(
     ctx: &Ctx,
     run: &[Step],
-    into_self: bool,
+    into: ReadInto,
     id: &str,
     deferred: &mut [Option<TokenStream>],
     lead: Option<TokenStream>,
@@ -197,9 +191,9 @@ fn read_run(
         let value = quote_spanned!(ty.span()=>
             <#ty as #krate::__private::Fixed>::get(#run_var, #off));
         let (var, ident) = (ctx.value_var(i), &field.ident);
-        if into_self {
+        if into == ReadInto::SelfFields {
             body.extend(quote!(self.#ident = #value;));
-        } else if ctx.plan.field(i).again_after.is_some() || matches!(step, Step::Again(_)) {
+        } else if ctx.plan.field(i).again_after.is_some() || matches!(step, Step::Repeat(_)) {
             body.extend(quote!(let mut #var = #value;));
         } else if let Some(slot) = deferred.get_mut(i) {
             *slot = Some(value);

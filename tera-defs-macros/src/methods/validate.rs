@@ -14,7 +14,7 @@ pub fn validate(ctx: &Ctx) -> Option<TokenStream> {
     let steps = ctx.plan.steps();
     if steps
         .iter()
-        .any(|s| matches!(s, Step::Part { .. } | Step::Again(_)))
+        .any(|s| matches!(s, Step::Part { .. } | Step::Repeat(_)))
     {
         return None;
     }
@@ -52,7 +52,7 @@ fn validate_step(ctx: &Ctx, step: Step) -> TokenStream {
             let meta = ctx.meta_at(i, quote!(r.pos()));
             quote!(__size += #krate::__private::named(#t::validate(r, #meta), #name)?;)
         }
-        Step::Part { .. } | Step::Again(_) => TokenStream::new(),
+        Step::Part { .. } | Step::Repeat(_) => TokenStream::new(),
     }
 }
 

@@ -6,15 +6,15 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use tera_wire_plan::{Segment, Step};
 
-use crate::ctx::Ctx;
+use crate::ctx::{BlockMeta, Ctx};
 
-/// Writes `steps`. `lead`: the block's metadata words (an implicit
-/// layout's, at `meta`) are not written yet: they are zeroed at the front
-/// of the first run of fixed fields, one bounds check for both
+/// Writes `steps`. With [`BlockMeta::Lead`] the block's metadata words (an
+/// implicit layout's, at `meta`) are not written yet: they are zeroed at
+/// the front of the first run of fixed fields, one bounds check for both
 /// (`write_block`), or on their own if the block does not start with one.
-pub fn write(ctx: &Ctx, steps: &[Step], lead: bool) -> TokenStream {
+pub fn write(ctx: &Ctx, steps: &[Step], meta: BlockMeta) -> TokenStream {
     let mut out = ctx.meta_lets(steps);
-    let mut lead = (lead && !ctx.plan.explicit()).then(|| ctx.own_meta_bytes());
+    let mut lead = (meta == BlockMeta::Lead && !ctx.plan.explicit()).then(|| ctx.own_meta_bytes());
     for segment in ctx.plan.segments(steps) {
         if let Segment::Run(run) = &segment
             && (run.len() >= 2 || lead.is_some())
@@ -54,7 +54,7 @@ fn write_step(ctx: &Ctx, step: Step) -> TokenStream {
             let meta = ctx.meta_at(i, quote!(w.pos()));
             quote!(#t::write(&self.#ident, w, #meta);)
         }
-        Step::Again(i) => {
+        Step::Repeat(i) => {
             let t = ctx.ty(i);
             quote!(#t::write(&self.#ident, w, 0);)
         }

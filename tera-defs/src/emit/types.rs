@@ -1,7 +1,8 @@
 //! The Rust type of each def type.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
+use tera_wire_plan::TypeHome;
 
 use crate::model::{Block, ElemType, FieldType, Scalar};
 
@@ -14,25 +15,13 @@ pub fn block_borrows(block: &Block) -> bool {
     })
 }
 
-/// The Rust type of a scalar.
+/// The Rust type of a scalar: the runtime's fixed type that holds it.
 pub fn scalar(s: Scalar, rt: &syn::Path) -> TokenStream {
-    match s {
-        Scalar::Bool => quote!(bool),
-        Scalar::Byte => quote!(u8),
-        Scalar::Int16 => quote!(i16),
-        Scalar::UInt16 => quote!(u16),
-        Scalar::Int32 => quote!(i32),
-        Scalar::UInt32 => quote!(u32),
-        Scalar::Int64 => quote!(i64),
-        Scalar::UInt64 => quote!(u64),
-        Scalar::Float => quote!(f32),
-        Scalar::Double => quote!(f64),
-        Scalar::Vec3 => quote!(#rt::Vec3),
-        Scalar::Vec3fa => quote!(#rt::Vec3fa),
-        Scalar::Angle => quote!(#rt::Angle),
-        Scalar::SkillId => quote!(#rt::SkillId),
-        Scalar::SkillId32 => quote!(#rt::SkillId32),
-        Scalar::Customize => quote!(#rt::Customize),
+    let fixed = s.fixed_type();
+    let name = Ident::new(fixed.rust_name, Span::call_site());
+    match fixed.home {
+        TypeHome::Primitive => quote!(#name),
+        TypeHome::Runtime => quote!(#rt::#name),
     }
 }
 

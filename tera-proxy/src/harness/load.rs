@@ -40,8 +40,8 @@ pub struct LoadConfig {
     pub hooks: LoadHooks,
     /// Seed of the scripts and keys.
     pub seed: u64,
-    /// Queued batches per side ([`ProxyConfig::queue_capacity`]).
-    pub queue_capacity: usize,
+    /// Bytes queued per side ([`ProxyConfig::queue_bytes`]).
+    pub queue_bytes: usize,
     /// The whole run fails after this long.
     pub time_limit: Duration,
     /// Kernel buffer size of every socket (see
@@ -112,7 +112,7 @@ pub enum LoadError {
         conn: u32,
         /// The error.
         #[source]
-        source: ProxyError,
+        source: Box<ProxyError>,
     },
     /// The run took longer than its limit.
     #[error("the load run did not finish in {0:?}")]
@@ -188,10 +188,12 @@ fn install_hooks(connection: &Connection, hooks: LoadHooks, kind: &ScriptKind) {
     match hooks {
         LoadHooks::None => {}
         LoadHooks::Raw => {
-            connection.add_hook(Hook::raw("*", |_, packet| {
-                black_box(packet.opcode());
-                Verdict::Pass
-            }));
+            connection
+                .add_hook(Hook::raw("*", |_, packet| {
+                    black_box(packet.opcode());
+                    Verdict::Pass
+                }))
+                .expect("a hook on every packet has no name to miss");
         }
         LoadHooks::Typed => {
             let ScriptKind::Typed(packets) = kind else {
@@ -209,7 +211,9 @@ fn install_hooks(connection: &Connection, hooks: LoadHooks, kind: &ScriptKind) {
                     black_box(packet.encoded_len());
                     Verdict::Pass
                 }) {
-                    connection.add_hook(hook);
+                    connection
+                        .add_hook(hook)
+                        .expect("the names come from the map");
                 }
             }
         }
@@ -217,7 +221,7 @@ fn install_hooks(connection: &Connection, hooks: LoadHooks, kind: &ScriptKind) {
             // Real packets only (the default filter): the count of each
             // direction is the packet's sequence number.
             let mut seen = [0u32; 2];
-            connection.add_hook(Hook::raw("*", move |event, packet| {
+            let mixed = connection.add_hook(Hook::raw("*", move |event, packet| {
                 let dir = event.direction();
                 let seq = seen[dir_index(dir)];
                 seen[dir_index(dir)] += 1;
@@ -237,6 +241,7 @@ fn install_hooks(connection: &Connection, hooks: LoadHooks, kind: &ScriptKind) {
                     Some(Action::Pass) | None => Verdict::Pass,
                 }
             }));
+            mixed.expect("a hook on every packet has no name to miss");
         }
     }
 }
@@ -255,7 +260,7 @@ async fn one(
     };
     let connection = Connection::new(ProxyConfig {
         maps,
-        queue_capacity: config.queue_capacity,
+        queue_bytes: config.queue_bytes,
         ..ProxyConfig::default()
     });
     install_hooks(&connection, config.hooks, &kind);
@@ -273,7 +278,10 @@ async fn one(
         .relay
         .await
         .map_err(|e| io(io::Error::other(e)))?
-        .map_err(|source| LoadError::Relay { conn, source })?;
+        .map_err(|source| LoadError::Relay {
+            conn,
+            source: Box::new(source),
+        })?;
     check_stats(config, conn, &kind, &stats)?;
     Ok((cp + sp, cb + sb, stats))
 }

@@ -1,71 +1,21 @@
 //! `.dat` packing: AES-128-CFB over a `u32` size and a zlib stream.
 
-use std::io::{Read, Write};
+mod key;
+mod zlib;
+
+use std::io::{self, Read};
 
 use aes::Aes128;
-use cfb_mode::cipher::{AsyncStreamCipher, KeyIvInit};
-use flate2::Compression;
+use cfb_mode::cipher::KeyIvInit;
 use flate2::read::ZlibDecoder;
-use flate2::write::ZlibEncoder;
 
 use crate::Error;
 
-/// The per-build AES-128 key and IV of `.dat` files.
-#[derive(Clone, PartialEq, Eq)]
-pub struct DatKey {
-    /// AES-128 key.
-    pub key: [u8; 16],
-    /// CFB initialization vector.
-    pub iv: [u8; 16],
-}
+pub use key::{DatKey, KeyError};
+pub use zlib::Compression;
 
-impl std::fmt::Debug for DatKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("DatKey(..)")
-    }
-}
-
-/// A key or IV that is not 32 hexadecimal digits.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{what} must be 32 hexadecimal digits (16 bytes), got {got:?}")]
-pub struct KeyError {
-    /// `"key"` or `"iv"`.
-    pub what: &'static str,
-    /// The text given.
-    pub got: String,
-}
-
-fn parse_hex16(what: &'static str, s: &str) -> Result<[u8; 16], KeyError> {
-    let err = || KeyError {
-        what,
-        got: s.into(),
-    };
-    let s = s.trim();
-    if s.len() != 32 || !s.is_ascii() {
-        return Err(err());
-    }
-    let mut out = [0u8; 16];
-    for (i, b) in out.iter_mut().enumerate() {
-        *b = u8::from_str_radix(&s[i * 2..i * 2 + 2], 16).map_err(|_| err())?;
-    }
-    Ok(out)
-}
-
-impl DatKey {
-    /// Parses a key and an IV given in hexadecimal.
-    pub fn from_hex(key: &str, iv: &str) -> Result<Self, KeyError> {
-        Ok(DatKey {
-            key: parse_hex16("key", key)?,
-            iv: parse_hex16("iv", iv)?,
-        })
-    }
-}
-
-fn decrypt(dat: &[u8], key: &DatKey) -> Vec<u8> {
-    let mut buf = dat.to_vec();
-    cfb_mode::Decryptor::<Aes128>::new(&key.key.into(), &key.iv.into()).decrypt(&mut buf);
-    buf
-}
+type Encryptor = cfb_mode::BufEncryptor<Aes128>;
+type Decryptor = cfb_mode::BufDecryptor<Aes128>;
 
 /// Decrypts and inflates a `.dat`: the declared size must match.
 pub fn unpack(dat: &[u8], key: &DatKey) -> Result<Vec<u8>, Error> {
@@ -85,15 +35,57 @@ pub fn unpack_lenient(dat: &[u8], key: &DatKey) -> Result<(Vec<u8>, u32), Error>
     inflate(dat, key, false)
 }
 
+/// A reader of the plain bytes of a `.dat`, decrypting a block at a time
+/// into its own small buffer (the file is never copied whole).
+struct Decrypting<'a> {
+    rest: &'a [u8],
+    cipher: Decryptor,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Decrypting<'a> {
+    fn new(dat: &'a [u8], key: &DatKey) -> Self {
+        Decrypting {
+            rest: dat,
+            cipher: Decryptor::new(&key.key.into(), &key.iv.into()),
+            buf: vec![0; 64 * 1024].into_boxed_slice(),
+            start: 0,
+            end: 0,
+        }
+    }
+}
+
+impl Read for Decrypting<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.start == self.end {
+            let n = self.rest.len().min(self.buf.len());
+            self.buf[..n].copy_from_slice(&self.rest[..n]);
+            self.cipher.decrypt(&mut self.buf[..n]);
+            self.rest = &self.rest[n..];
+            (self.start, self.end) = (0, n);
+        }
+        let n = out.len().min(self.end - self.start);
+        out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
+        self.start += n;
+        Ok(n)
+    }
+}
+
 fn inflate(dat: &[u8], key: &DatKey, bounded: bool) -> Result<(Vec<u8>, u32), Error> {
     if dat.len() < 6 {
         return Err(Error::DatTooShort(dat.len()));
     }
-    let plain = decrypt(dat, key);
-    let declared = u32::from_le_bytes(plain[..4].try_into().expect("4 bytes"));
+    let mut plain = Decrypting::new(dat, key);
+    let mut size = [0; 4];
+    plain
+        .read_exact(&mut size)
+        .expect("the file has more than 4 bytes");
+    let declared = u32::from_le_bytes(size);
     // A hostile size must not make us reserve or inflate gigabytes.
     let mut out = Vec::with_capacity((declared as usize).min(dat.len().saturating_mul(16)));
-    let mut z = ZlibDecoder::new(&plain[4..]);
+    let mut z = ZlibDecoder::new(plain);
     let r = if bounded {
         z.take(declared as u64 + 1).read_to_end(&mut out)
     } else {
@@ -106,12 +98,17 @@ fn inflate(dat: &[u8], key: &DatKey, bounded: bool) -> Result<(Vec<u8>, u32), Er
 /// Compresses (zlib, default level: header 0x78 0x9c) and encrypts
 /// decompressed bytes into a `.dat`. Deterministic.
 pub fn pack(dec: &[u8], key: &DatKey) -> Vec<u8> {
-    let mut out = Vec::with_capacity(dec.len() / 4 + 64);
+    pack_with(dec, key, Compression::Default)
+}
+
+/// Compresses decompressed bytes into one standard zlib stream, on every
+/// core, and encrypts them in place into a `.dat`. The same bytes, key and
+/// compression always give the same file, whatever the number of cores.
+pub fn pack_with(dec: &[u8], key: &DatKey, compression: Compression) -> Vec<u8> {
+    let mut out = Vec::new();
     out.extend_from_slice(&(dec.len() as u32).to_le_bytes());
-    let mut z = ZlibEncoder::new(out, Compression::default());
-    z.write_all(dec).expect("writing to a Vec cannot fail");
-    let mut out = z.finish().expect("writing to a Vec cannot fail");
-    cfb_mode::Encryptor::<Aes128>::new(&key.key.into(), &key.iv.into()).encrypt(&mut out);
+    zlib::compress(dec, compression, &mut out);
+    Encryptor::new(&key.key.into(), &key.iv.into()).encrypt(&mut out);
     out
 }
 
@@ -127,9 +124,15 @@ mod tests {
         .unwrap()
     }
 
+    fn decrypt(dat: &[u8], key: &DatKey) -> Vec<u8> {
+        let mut plain = Vec::new();
+        Decrypting::new(dat, key).read_to_end(&mut plain).unwrap();
+        plain
+    }
+
     #[test]
     fn pack_unpack_round_trip_with_partial_block() {
-        for len in [0usize, 1, 15, 16, 17, 1000, 70_001] {
+        for len in [0usize, 1, 15, 16, 17, 1000, 70_001, 200_003] {
             let dec: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
             let dat = pack(&dec, &key());
             assert_eq!(unpack(&dat, &key()).unwrap(), dec, "len {len}");
@@ -140,6 +143,15 @@ mod tests {
                 len
             );
         }
+    }
+
+    #[test]
+    fn decryption_in_blocks_is_decryption_of_the_whole() {
+        use cfb_mode::cipher::AsyncStreamCipher;
+        let data: Vec<u8> = (0..200_001u32).map(|i| (i % 253) as u8).collect();
+        let mut whole = data.clone();
+        cfb_mode::Decryptor::<Aes128>::new(&key().key.into(), &key().iv.into()).decrypt(&mut whole);
+        assert!(decrypt(&data, &key()) == whole);
     }
 
     #[test]

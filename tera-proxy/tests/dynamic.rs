@@ -1,0 +1,146 @@
+//! Runtime defs in the proxy: a packet whose def is given only at run time
+//! (no compiled-in type, not in the compiled-in map) is read and changed by
+//! field name through `tera_dynamic`, and re-encoded in its place.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::exchange;
+use tera_data::ProtocolMap;
+use tera_proxy::harness::packet;
+use tera_proxy::{
+    Catalog, Connection, DefSource, DynamicError, Hook, HookError, MapSource, ProxyConfig, Value,
+    Verdict, Version,
+};
+
+/// Known to nothing compiled: its def is written in the test.
+const DEF: &str = "# A packet of a patch the build does not know.\n\
+                   uint32 count\n\
+                   string text\n";
+const OPCODE: u16 = 40404;
+
+fn setup() -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("S_PATCH_DAY.3.def"), DEF).unwrap();
+    let map = ProtocolMap::parse(&format!("S_PATCH_DAY = {OPCODE}\n")).unwrap();
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::Fixed(Arc::new(map)),
+        defs: DefSource::folder(dir.path()).unwrap(),
+        ..ProxyConfig::default()
+    });
+    (dir, conn)
+}
+
+/// The packet, encoded through the same runtime def.
+fn patch_day(count: u32, text: &str) -> Vec<u8> {
+    let mut catalog = Catalog::new();
+    let schema = catalog.add_def("S_PATCH_DAY.3.def", DEF).unwrap();
+    let mut value = schema.decode(&empty()).unwrap().into_owned();
+    *value.get_mut("count").unwrap() = Value::UInt32(count);
+    *value.get_mut("text").unwrap() = Value::String(text.to_owned().into());
+    schema.encode(&value, OPCODE).unwrap()
+}
+
+/// `count` 0 and an empty text: the offset of the text, the count, a NUL.
+fn empty() -> Vec<u8> {
+    packet(OPCODE, &[10, 0, 0, 0, 0, 0, 0, 0])
+}
+
+fn read(p: &[u8]) -> (u32, String) {
+    let mut catalog = Catalog::new();
+    let schema = catalog.add_def("S_PATCH_DAY.3.def", DEF).unwrap();
+    let value = schema.decode(p).unwrap();
+    let count = match value.get("count") {
+        Some(Value::UInt32(n)) => *n,
+        other => panic!("count: {other:?}"),
+    };
+    let text = match value.get("text") {
+        Some(Value::String(s)) => s.to_string(),
+        other => panic!("text: {other:?}"),
+    };
+    (count, text)
+}
+
+#[tokio::test]
+async fn a_dynamic_hook_changes_a_field_of_a_packet_whose_def_is_given_only_at_run_time() {
+    let (_dir, conn) = setup();
+    conn.add_hook(Hook::dynamic("S_PATCH_DAY", Version::Latest, |_, value| {
+        let Some(Value::UInt32(count)) = value.get_mut("count") else {
+            return Verdict::Pass;
+        };
+        *count += 1;
+        let text = match value.get("text") {
+            Some(Value::String(text)) => format!("{text} (seen by the proxy)"),
+            _ => return Verdict::Pass,
+        };
+        *value.get_mut("text").unwrap() = Value::String(text.into());
+        Verdict::Changed
+    }))
+    .unwrap();
+    // A raw hook asks its event for the packet as a dynamic value.
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    conn.add_hook(
+        Hook::raw("S_PATCH_DAY", move |event, packet| {
+            let value = event.dynamic(packet.bytes(), Version::Exact(3)).unwrap();
+            log.lock()
+                .unwrap()
+                .push(serde_json::to_string(&value).unwrap());
+            assert_eq!(
+                event
+                    .dynamic(packet.bytes(), Version::Exact(9))
+                    .unwrap_err(),
+                DynamicError::NoDef {
+                    name: "S_PATCH_DAY".into(),
+                    version: Some(9)
+                }
+            );
+            Verdict::Pass
+        })
+        .order(-1),
+    )
+    .unwrap();
+    let down = [patch_day(41, "hi"), patch_day(7, "")];
+    let ex = exchange(conn, &[], &down).await;
+    let stats = ex.result.unwrap();
+    let got: Vec<_> = ex.client_got.iter().map(|p| read(p)).collect();
+    assert_eq!(got[0].0, 42);
+    assert_eq!(got[1].0, 8);
+    assert!(got[0].1.ends_with("(seen by the proxy)"), "{got:?}");
+    assert!(got[0].1.contains("hi"), "{got:?}");
+    assert!(ex.client_got[0].len() > down[0].len(), "re-encoded longer");
+    assert_eq!(stats.server_to_client.changed, 2);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [r#"{"count":41,"text":"hi"}"#, r#"{"count":7,"text":""}"#]
+    );
+}
+
+#[tokio::test]
+async fn a_dynamic_hook_without_its_def_is_an_error_when_added() {
+    let (_dir, conn) = setup();
+    let err = conn
+        .add_hook(Hook::dynamic("S_PATCH_DAY", Version::Exact(4), |_, _| {
+            Verdict::Pass
+        }))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HookError::RuntimeDef(DynamicError::NoDef {
+            name: "S_PATCH_DAY".into(),
+            version: Some(4)
+        })
+    );
+    let without_defs = Connection::new(ProxyConfig::default());
+    let err = without_defs
+        .add_hook(Hook::dynamic("S_PATCH_DAY", Version::Latest, |_, _| {
+            Verdict::Pass
+        }))
+        .unwrap_err();
+    assert_eq!(err, HookError::RuntimeDef(DynamicError::NoDefs));
+    assert!(matches!(
+        DefSource::folder(tempfile::tempdir().unwrap().path()),
+        Err(tera_proxy::DefsError::NoDefs { .. })
+    ));
+}
