@@ -79,7 +79,7 @@ fn main() -> Result {
             packets.push((name, tera_fuzz::join(i, &unhex(hex)?)));
         }
     }
-    for target in ["decode_any", "round_trip"] {
+    for target in ["decode_any", "round_trip", "dynamic_decode"] {
         write_all(&out.join(target), &packets)?;
     }
 

@@ -1,5 +1,6 @@
-//! Shared input format of the packet fuzz targets, and the checks of the
-//! data center targets ([`datacenter`]).
+//! Shared input format of the packet fuzz targets, the checks of the
+//! data center targets ([`datacenter`]), and the defs loaded at run time
+//! for the dynamic target ([`dynamic`]).
 //!
 //! An input is `u16 index` (little-endian) and then a whole packet. The index
 //! picks the def among the compiled-in [`tera_data::PACKETS`] (modulo their
@@ -7,6 +8,7 @@
 //! libFuzzer can learn the types apart.
 
 pub mod datacenter;
+pub mod dynamic;
 
 use tera_data::{AnyError, AnyPacket, PACKETS, PacketInfo};
 

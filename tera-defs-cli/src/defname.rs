@@ -103,10 +103,18 @@ fn join(versions: &[u32]) -> String {
 pub fn unknown_name(name: &str) -> String {
     let mut names: Vec<&str> = PACKETS.iter().map(|p| p.name).collect();
     names.dedup();
-    let near = nearest(name, &names);
+    unknown_message(
+        name,
+        &nearest(name, &names),
+        "`tera-defs list` shows the compiled-in packets",
+    )
+}
+
+/// The message for an unknown packet name: the names `near` it, or `hint`.
+pub fn unknown_message(name: &str, near: &[&str], hint: &str) -> String {
     let mut message = format!("unknown packet `{name}`");
-    match near.as_slice() {
-        [] => message.push_str(" (`tera-defs list` shows the compiled-in packets)"),
+    match near {
+        [] => message.push_str(&format!(" ({hint})")),
         [one] => message.push_str(&format!(": did you mean {one}?")),
         many => message.push_str(&format!(": did you mean one of {}?", many.join(", "))),
     }

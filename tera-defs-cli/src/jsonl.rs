@@ -2,13 +2,11 @@
 //! line at a time and every answer is written before the next line is read,
 //! so memory stays flat for any number of lines.
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::defname::{self, DefRef};
 use crate::fail::{Fail, Outcome};
 
 /// Feeds every non-blank line of stdin to `handle`, which appends exactly
@@ -65,31 +63,4 @@ pub fn error_line(out: &mut Vec<u8>, def: Option<&str>, message: &str) {
         },
     );
     out.push(b'\n');
-}
-
-/// Def names of the lines resolved once each: a stream has few distinct
-/// defs and many lines. Only names that resolve are kept, so that a stream
-/// of garbage names cannot grow the cache.
-#[derive(Default)]
-pub struct Defs {
-    cache: HashMap<Box<str>, DefRef>,
-}
-
-impl Defs {
-    /// Resolves the `def` of a line (`S_CHAT.4.def`, `S_CHAT.4`, `S_CHAT`).
-    pub fn resolve(&mut self, def: &str) -> Result<DefRef, String> {
-        if let Some(found) = self.cache.get(def) {
-            return Ok(*found);
-        }
-        let found = match defname::split(def) {
-            Some((name, version)) => defname::lookup(&name, version)?,
-            None => {
-                return Err(format!(
-                    "`{def}` is not a def: expected NAME.VERSION.def, NAME.VERSION or NAME"
-                ));
-            }
-        };
-        self.cache.insert(def.into(), found);
-        Ok(found)
-    }
 }

@@ -15,6 +15,7 @@ mod hex;
 mod input;
 mod jsonl;
 mod output;
+mod packets;
 mod progress;
 mod world_json;
 

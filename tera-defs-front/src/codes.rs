@@ -67,6 +67,12 @@ pub const DUPLICATE_FLAG: &str = "W003";
 /// Rust the repeated field gets a numbered name, see
 /// [`crate::names::unique_field_idents`].
 pub const DUPLICATE_FIXED_FIELD: &str = "W004";
+/// A legacy `count` or `offset` line: `offset X` is read as `ref X`, which
+/// turns implicit metadata off for the whole def; `count X` is ignored.
+pub const LEGACY_META: &str = "W005";
+/// A def whose packet name a protocol map checked with it lacks
+/// ([`crate::MapFile::missing_def`]): no opcode in that client build.
+pub const MISSING_FROM_MAP: &str = "W006";
 
 /// Every code above, errors first.
 pub const ALL: &[&str] = &[
@@ -99,4 +105,6 @@ pub const ALL: &[&str] = &[
     FIXED_AFTER_VARIABLE,
     DUPLICATE_FLAG,
     DUPLICATE_FIXED_FIELD,
+    LEGACY_META,
+    MISSING_FROM_MAP,
 ];

@@ -12,9 +12,10 @@ use codespan_reporting::diagnostic::Diagnostic;
 use crate::codes;
 pub use crate::file_names::MapKind;
 use crate::file_names::parse_map_file_name;
-use crate::model::Span;
+use crate::model::{Def, Span};
 use crate::parse::LineIndex;
 use crate::report::{self, Report, secondary};
+use crate::suggest;
 
 /// One `NAME = CODE` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +51,35 @@ impl MapFile {
             .iter()
             .find(|e| e.code == code)
             .map(|e| e.name.as_str())
+    }
+
+    /// A warning for `def` when this is a protocol map without its packet
+    /// name: on patch day, the defs a new map lacks (or that lack a typo's
+    /// worth of spelling). `None` when the map has the name, or is a sysmsg
+    /// map. The warning belongs in the def's report.
+    pub fn missing_def(&self, def: &Def) -> Option<Diagnostic<()>> {
+        if self.kind != MapKind::Protocol || self.code(&def.name).is_some() {
+            return None;
+        }
+        let map_name = format!("protocol.{}.map", self.revision);
+        let names: Vec<&str> = self.entries.iter().map(|e| e.name.as_str()).collect();
+        let near = suggest::nearest(&def.name, &names, suggest::typo_limit(def.name.len(), 1));
+        let mut notes = vec![format!(
+            "the packet has no opcode in this client build: it can be neither sent nor \
+             recognised with {map_name}"
+        )];
+        if !near.is_empty() {
+            notes.push(format!("did you mean {}?", near.join(", ")));
+        }
+        Some(
+            report::warning(
+                codes::MISSING_FROM_MAP,
+                format!("`{}` is not in {map_name}", def.name),
+                Span::default(),
+                format!("no opcode for `{}`", def.name),
+            )
+            .with_notes(notes),
+        )
     }
 }
 

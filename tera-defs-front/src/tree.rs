@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use codespan_reporting::diagnostic::Diagnostic;
 
 use crate::codes;
-use crate::model::{Block, ElemType, Field, FieldType, Item, RefLine, Scalar};
+use crate::model::{Block, ElemType, Field, FieldType, Item, RefLine, Scalar, Span};
 use crate::parse::{Entry, EntryKind, Line, MetaKind, Word};
 use crate::report::{self, secondary};
 
@@ -255,6 +255,29 @@ fn nest(nodes: &mut [Node], diagnostics: &mut Vec<Diagnostic<()>>) -> Vec<usize>
     root
 }
 
+/// The warning of a legacy `count` or `offset` line (what the language
+/// page says of them, at the line).
+fn legacy_meta(kind: MetaKind, path: &str, at: Span) -> Option<Diagnostic<()>> {
+    let (message, label) = match kind {
+        MetaKind::Count => (
+            format!("legacy `count {path}` is ignored"),
+            format!("the count is in the metadata of `{path}`"),
+        ),
+        MetaKind::Offset => (
+            format!("legacy `offset {path}` turns implicit metadata off for this def"),
+            format!("read as `ref {path}`"),
+        ),
+        MetaKind::Ref => return None,
+    };
+    Some(
+        report::warning(codes::LEGACY_META, message, at, label).with_notes(vec![
+            "a `ref` or `offset` line anywhere in a def places the metadata of every string, \
+         bytes and array of the def at its own ref line; write `ref` lines (docs/def-language.md)"
+                .to_string(),
+        ]),
+    )
+}
+
 struct Converter<'n> {
     nodes: &'n [Node],
     explicit_refs: bool,
@@ -274,6 +297,9 @@ impl Converter<'_> {
             };
             match &node.entry.kind {
                 EntryKind::Meta { kind, path } => {
+                    if let Some(warning) = legacy_meta(*kind, &path.text, node.entry.span) {
+                        self.diagnostics.push(warning);
+                    }
                     if *kind == MetaKind::Count {
                         continue;
                     }

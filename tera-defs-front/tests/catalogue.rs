@@ -74,6 +74,19 @@ fn catalogue() {
         .replace(env!("CARGO_MANIFEST_DIR"), "$CARGO_MANIFEST_DIR");
     assert!(rendered.contains("error[E003]: cannot read"), "{rendered}");
 
+    // A def checked with a protocol map that lacks its name (what
+    // `tera-defs check DEFS MAP` adds to the def's report).
+    let map = parse_map("protocol.365100.map", "S_TSET = 1\nS_OTHER = 2\n").expect("a map");
+    let mut checked = parse_def("S_TEST.1.def", "uint32 id\n");
+    let def = checked.def.as_ref().expect("a def");
+    checked
+        .report
+        .push(map.missing_def(def).expect("S_TEST is missing"));
+    seen.extend(codes_of(&checked.report));
+    insta::assert_snapshot!("missing_from_map", checked.report.render(false));
+    let present = parse_def("S_OTHER.1.def", "").def.expect("a def");
+    assert!(map.missing_def(&present).is_none());
+
     assert!(cases >= 30, "only {cases} catalogue cases");
     let missing_codes: Vec<&str> = codes::ALL
         .iter()

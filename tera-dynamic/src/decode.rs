@@ -32,6 +32,31 @@ impl Schema {
     }
 }
 
+impl Schema {
+    /// A value with every field zero or empty: what the generated packet's
+    /// `Default` holds. Set its fields with [`Record::get_mut`].
+    pub fn zero(&self) -> Record<'static> {
+        zero_record(&self.root)
+    }
+
+    /// The packet's length, header included, when it never varies (no
+    /// string, bytes or array anywhere in it).
+    pub fn fixed_len(&self) -> Option<usize> {
+        fn fixed(s: &Struct) -> bool {
+            s.fields.iter().all(|f| match &f.kind {
+                Kind::Scalar(_) => true,
+                Kind::Object(inner) => fixed(inner),
+                Kind::String | Kind::Bytes | Kind::Array(_) => false,
+            })
+        }
+        if fixed(&self.root) {
+            self.encoded_len(&self.zero()).ok()
+        } else {
+            None
+        }
+    }
+}
+
 /// The zero value of a struct: what the generated type's `Default` holds.
 pub(crate) fn zero_record(s: &Struct) -> Record<'static> {
     Record {

@@ -82,6 +82,9 @@ pub(crate) struct Steps {
     pub(crate) segments: Vec<Segment>,
     /// `(field, part, word offset)` of each implicit slot.
     pub(crate) slots: Vec<(usize, usize, usize)>,
+    /// The word offset of each field's slot of part 0, by field (what a
+    /// walk looks up for every variable field).
+    pub(crate) first_slot: Vec<usize>,
     /// The words of all the slots.
     pub(crate) words: usize,
 }
@@ -89,6 +92,9 @@ pub(crate) struct Steps {
 impl Steps {
     /// The word offset of slot `(field, part)`.
     pub(crate) fn slot(&self, field: usize, part: usize) -> usize {
+        if part == 0 {
+            return self.first_slot.get(field).copied().unwrap_or(0);
+        }
         self.slots
             .iter()
             .find(|&&(f, p, _)| f == field && p == part)
@@ -202,9 +208,16 @@ fn steps(plan: &Plan, fields: &[FieldSchema], part: Option<usize>) -> Steps {
         slots.push((i, p, words));
         words += slot_words(plan, fields, i, p);
     }
+    let mut first_slot = vec![0; fields.len()];
+    for &(i, p, offset) in &slots {
+        if p == 0 {
+            first_slot[i] = offset;
+        }
+    }
     Steps {
         segments: plan.segments(&steps),
         slots,
+        first_slot,
         words,
     }
 }

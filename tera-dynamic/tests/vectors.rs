@@ -1,8 +1,8 @@
 //! The JS reference's vectors through the dynamic path, side by side with
-//! the generated packets: for every line, the dynamic decode gives the
-//! JSON the compiled-in decoder gives (and the vector's value), the
-//! dynamic encode of the decoded value and of the vector's JSON gives the
-//! vector's bytes.
+//! the generated packets: for every line, the dynamic decode gives exactly
+//! the JSON the compiled-in decoder gives (which the root crate's
+//! `tests/vectors.rs` holds to the vector's value), and the dynamic encode
+//! of the decoded value and of the vector's JSON gives the vector's bytes.
 //!
 //! Needs `TERA_DATA_DIR` (the real corpus, loaded at run time and compiled
 //! into `tera-data`) and, for the synthetic set, `TERA_EXTRA_DEFS`.
@@ -20,20 +20,6 @@ fn vectors_dir() -> Option<PathBuf> {
     };
     let dir = PathBuf::from(data).join("../vectors");
     dir.is_dir().then_some(dir)
-}
-
-/// Numbers compare by value (the JS writes `0` where serde writes `0.0`).
-fn same(a: &Json, b: &Json) -> bool {
-    match (a, b) {
-        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (Json::Array(x), Json::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
 }
 
 fn hex(s: &str) -> Vec<u8> {
@@ -60,9 +46,6 @@ fn check(catalog: &Catalog, line: &Json) -> Result<(), String> {
         return Err(format!(
             "JSON differs from the compiled packet's:\n ours {json}"
         ));
-    }
-    if !same(&json, expected) {
-        return Err(format!("value differs:\n ours {json}\n want {expected}"));
     }
     if schema
         .encode(&dynamic, 0)

@@ -11,60 +11,17 @@ use tera_net::Direction;
 use tera_net::framing::opcode;
 
 use crate::commands::{CommandEntry, Commands, Dispatch};
-use crate::dynamic::schema_of;
 use crate::encode::with_length;
-use crate::error::{HookError, HookFailure};
-use crate::event::{Changes, Event, Injection, ModInfo, Scene};
+use crate::error::HookFailure;
+use crate::event::{Changes, Event, Injection, Scene};
 use crate::faults::{Fault, FaultPolicy, Reports, UnknownName, panic_message};
 use crate::hooks::{Callback, Hook, Outcome, RawPacket, Verdict};
 use crate::id::{HookId, Ids, ModId};
-use crate::mods::ModSlot;
+use crate::slot::{ModInfo, ModSlot};
 use crate::stats::Counters;
 
 /// How deep injected packets may answer injected packets.
 pub(crate) const MAX_INJECTION_DEPTH: usize = 8;
-
-/// What a hook is checked against when it is added: the connection's map
-/// and runtime defs.
-#[derive(Clone, Copy)]
-pub(crate) struct Setting<'s> {
-    pub(crate) map: Option<&'s ProtocolMap>,
-    pub(crate) revision: Option<u32>,
-    pub(crate) defs: Option<&'s Catalog>,
-}
-
-/// Checks that `hook` can run where it is added: its name is in the map
-/// (when the map is known) and, for a mod's hook, that it is added to that
-/// mod.
-pub(crate) fn check_hook(
-    hook: &Hook,
-    scene: &Setting<'_>,
-    owner: Option<&ModInfo>,
-) -> Result<(), HookError> {
-    let Setting {
-        map,
-        revision,
-        defs,
-    } = *scene;
-    if let (Callback::Dynamic { version, .. }, Some(name)) = (&hook.callback, &hook.name) {
-        schema_of(defs, name, *version)?;
-    }
-    if let (Some(map), Some(name)) = (map, &hook.name)
-        && map.code(name).is_none()
-    {
-        return Err(HookError::NotInMap {
-            name: name.clone(),
-            revision,
-        });
-    }
-    match hook.state {
-        Some(state) if owner.is_none_or(|o| o.state_type != state.id) => Err(HookError::WrongMod {
-            hook_mod: state.name,
-            owner: owner.map(|o| o.name),
-        }),
-        _ => Ok(()),
-    }
-}
 
 /// Which packets a registered hook is called for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,10 +10,10 @@ use tera_data::packets::{c_chat, s_join_private_channel, s_private_chat};
 use tera_net::Direction;
 use tera_packets::Packet;
 
-use crate::event::{Changes, Event, Injection, ModInfo, Scene};
+use crate::event::{Changes, Event, Injection, Scene};
 use crate::faults::{Fault, panic_message};
 use crate::id::{HookId, ModId};
-use crate::mods::ModSlot;
+use crate::slot::{ModInfo, ModSlot};
 
 /// The private channel slot the proxy's channel takes (of the client's 8).
 pub const CHANNEL_INDEX: i32 = 7;

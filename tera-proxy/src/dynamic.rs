@@ -8,8 +8,6 @@ use std::sync::Arc;
 
 use tera_dynamic::{Catalog, DecodeError, Schema};
 
-use crate::hooks::Version;
-
 /// Where a connection's runtime defs come from.
 #[derive(Debug, Clone, Default)]
 pub enum DefSource {
@@ -90,22 +88,19 @@ pub enum DynamicError {
     Decode(#[from] DecodeError),
 }
 
-/// The def of `name` in `catalog`, as `version` asks.
+/// The def of `name` in `catalog`: version `version`, or the latest.
 pub(crate) fn schema_of(
     catalog: Option<&Catalog>,
     name: &str,
-    version: Version,
+    version: Option<u32>,
 ) -> Result<Arc<Schema>, DynamicError> {
     let catalog = catalog.ok_or(DynamicError::NoDefs)?;
     let schema = match version {
-        Version::Exact(v) => catalog.get(name, v),
-        Version::Latest => catalog.latest(name),
+        Some(v) => catalog.get(name, v),
+        None => catalog.latest(name),
     };
     schema.cloned().ok_or_else(|| DynamicError::NoDef {
         name: name.to_owned(),
-        version: match version {
-            Version::Exact(v) => Some(v),
-            Version::Latest => None,
-        },
+        version,
     })
 }

@@ -1,7 +1,7 @@
 //! What a hook is told about the packet it sees, and what it can do besides
 //! answering: send packets, add and remove hooks and mods.
 
-use std::any::{Any, TypeId};
+use std::any::Any;
 
 use tera_data::{AnyPacket, ProtocolMap};
 use tera_net::Direction;
@@ -9,26 +9,18 @@ use tera_packets::Packet;
 
 use tera_dynamic::{Catalog, Record};
 
-use crate::chain::{Setting, check_hook};
 use crate::dynamic::{DynamicError, schema_of};
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::{HookError, PacketError};
-use crate::hooks::{Hook, Version};
+use crate::hooks::{Hook, Setting, Version, check_hook};
 use crate::id::{HookId, Ids, ModId};
+use crate::slot::ModInfo;
 
 /// A packet a hook or a handle injects.
 #[derive(Debug)]
 pub(crate) struct Injection {
     pub(crate) dir: Direction,
     pub(crate) packet: Vec<u8>,
-}
-
-/// A mod installed on a connection, as its hooks know it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ModInfo {
-    pub(crate) id: ModId,
-    pub(crate) name: &'static str,
-    pub(crate) state_type: TypeId,
 }
 
 /// Hooks and mods added or removed while hooks run; applied once the
@@ -203,7 +195,7 @@ impl<'s> Event<'s> {
         version: Version,
     ) -> Result<Record<'b>, DynamicError> {
         let name = self.name.ok_or(DynamicError::NoName(self.opcode))?;
-        let schema = schema_of(self.defs, name, version)?;
+        let schema = schema_of(self.defs, name, version.exact())?;
         Ok(schema.decode(packet)?)
     }
 

@@ -9,18 +9,20 @@ use tera_net::Direction;
 use tera_packets::Packet;
 use tokio::sync::Notify;
 
-use crate::chain::{Chain, Context, NewMod, Setting, check_hook};
+use crate::chain::{Chain, Context, NewMod};
 use crate::commands::CommandEntry;
+use crate::config::ProxyConfig;
 use crate::dynamic::DefSource;
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::{HookError, HookFailure, SendError};
 use crate::event::Changes;
 use crate::faults::{Fault, FaultPolicy, Reports, UnknownName};
-use crate::hooks::Hook;
+use crate::hooks::{Hook, Setting, check_hook};
 use crate::id::{HookId, Ids, ModId};
-use crate::mods::{Mod, ModSlot, Setup};
+use crate::mods::{Mod, Setup};
+use crate::queue::Batches;
 use crate::queue::{QueueRx, QueueTx, queue};
-use crate::relay::{Batches, ProxyConfig};
+use crate::slot::ModSlot;
 use crate::stats::{Counters, RelayStats};
 use crate::version::{MapLoadError, MapSource};
 
@@ -158,7 +160,7 @@ impl Shared {
         let mut setup = Setup::default();
         module.install(&mut setup)?;
         let id = self.ids.module();
-        let slot = ModSlot::new(id, module);
+        let slot = ModSlot::new(id, M::NAME, module);
         let (map, revision) = self.map();
         let setting = Setting {
             map: map.as_deref(),

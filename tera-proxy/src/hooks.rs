@@ -7,20 +7,33 @@ use std::borrow::Cow;
 use tera_data::{AnyPacket, PACKETS, latest_version};
 use tera_packets::{Packet, PacketType};
 
-use tera_dynamic::Record;
+use tera_data::ProtocolMap;
+use tera_dynamic::{Catalog, Record};
 
 use crate::dynamic::schema_of;
 use crate::encode::{encode_any, encode_packet};
 use crate::error::{HookError, PacketError};
 use crate::event::Event;
+use crate::slot::ModInfo;
 
 /// Which def version a typed hook decodes its packet as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Version {
     /// This version (`S_CHAT.2.def`).
     Exact(u32),
-    /// The highest version compiled in.
+    /// The highest version compiled in (or in the runtime defs).
     Latest,
+}
+
+impl Version {
+    /// The version, `None` for the latest.
+    #[must_use]
+    pub fn exact(self) -> Option<u32> {
+        match self {
+            Version::Exact(v) => Some(v),
+            Version::Latest => None,
+        }
+    }
 }
 
 /// A hook's answer.
@@ -220,6 +233,15 @@ impl Hook {
     /// come from the type. A packet that does not decode as `P` is passed
     /// on without calling `hook` and counted in
     /// [`DirectionStats::decode_errors`](crate::DirectionStats::decode_errors).
+    ///
+    /// A type that is not a packet does not compile:
+    ///
+    /// ```compile_fail
+    /// use tera_proxy::{Hook, Verdict};
+    ///
+    /// struct NotAPacket;
+    /// let hook = Hook::on::<NotAPacket>(|_, _| Verdict::Pass);
+    /// ```
     pub fn on<P: PacketType + 'static>(
         mut hook: impl for<'e, 'p> FnMut(&mut Event<'e>, &mut P::At<'p>) -> Verdict + Send + 'static,
     ) -> Hook {
@@ -316,7 +338,7 @@ impl Hook {
     ) -> Hook {
         let owned_name = name.to_owned();
         let decoded: DecodedFn = Box::new(move |event, bytes| {
-            let schema = schema_of(event.runtime_defs(), &owned_name, version).ok()?;
+            let schema = schema_of(event.runtime_defs(), &owned_name, version.exact()).ok()?;
             let mut value = schema.decode(bytes).ok()?;
             let verdict = hook(event, &mut value);
             let change = (verdict == Verdict::Changed).then(|| {
@@ -382,5 +404,47 @@ impl Hook {
             name,
         });
         self
+    }
+}
+
+/// What a hook is checked against when it is added: the connection's map
+/// and runtime defs.
+#[derive(Clone, Copy)]
+pub(crate) struct Setting<'s> {
+    pub(crate) map: Option<&'s ProtocolMap>,
+    pub(crate) revision: Option<u32>,
+    pub(crate) defs: Option<&'s Catalog>,
+}
+
+/// Checks that `hook` can run where it is added: its name is in the map
+/// (when the map is known) and, for a mod's hook, that it is added to that
+/// mod.
+pub(crate) fn check_hook(
+    hook: &Hook,
+    scene: &Setting<'_>,
+    owner: Option<&ModInfo>,
+) -> Result<(), HookError> {
+    let Setting {
+        map,
+        revision,
+        defs,
+    } = *scene;
+    if let (Callback::Dynamic { version, .. }, Some(name)) = (&hook.callback, &hook.name) {
+        schema_of(defs, name, version.exact())?;
+    }
+    if let (Some(map), Some(name)) = (map, &hook.name)
+        && map.code(name).is_none()
+    {
+        return Err(HookError::NotInMap {
+            name: name.clone(),
+            revision,
+        });
+    }
+    match hook.state {
+        Some(state) if owner.is_none_or(|o| o.state_type != state.id) => Err(HookError::WrongMod {
+            hook_mod: state.name,
+            owner: owner.map(|o| o.name),
+        }),
+        _ => Ok(()),
     }
 }

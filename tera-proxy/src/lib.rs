@@ -73,6 +73,7 @@
 
 mod chain;
 pub mod commands;
+mod config;
 mod dynamic;
 mod encode;
 mod error;
@@ -89,10 +90,12 @@ mod mods;
 mod proxy;
 mod queue;
 mod relay;
+mod slot;
 mod stats;
 mod version;
 
 pub use commands::{Command, CommandSpec};
+pub use config::ProxyConfig;
 pub use dynamic::{DefSource, DefsError, DynamicError};
 pub use encode::direction_of;
 pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};
@@ -103,7 +106,7 @@ pub use hooks::{Filter, Hook, RawPacket, Verdict, Version};
 pub use id::{HookId, ModId};
 pub use mods::{Mod, Setup};
 pub use proxy::{Listening, Proxy};
-pub use relay::{Connection, ProxyConfig};
+pub use relay::Connection;
 pub use stats::{DirectionStats, RelayStats};
 pub use tera_dynamic::{self, Catalog, Record, Value};
 pub use tera_net::Direction;

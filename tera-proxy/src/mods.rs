@@ -1,8 +1,6 @@
 //! Mods: types with their own state, one value per connection, whose hooks
 //! and commands reach that state.
 
-use std::any::TypeId;
-
 use tera_packets::PacketType;
 
 use crate::commands::{Command, CommandSpec};
@@ -78,7 +76,8 @@ pub trait Mod: Send + Sized + 'static {
     }
 
     /// An in-game command `name` (see [`Command`]) whose handler gets the
-    /// mod's state.
+    /// mod's state. Names are compared in lower case; when two mods
+    /// register the same name, the first installed runs.
     fn command(
         name: &str,
         mut handler: impl FnMut(&mut Self, &mut Command<'_, '_>) + Send + 'static,
@@ -114,24 +113,5 @@ impl Setup {
     pub fn command(&mut self, command: CommandSpec) -> &mut Setup {
         self.commands.push(command);
         self
-    }
-}
-
-/// A mod's value on a connection, with what its hooks check.
-pub(crate) struct ModSlot {
-    pub(crate) info: crate::event::ModInfo,
-    pub(crate) state: Box<dyn std::any::Any + Send>,
-}
-
-impl ModSlot {
-    pub(crate) fn new<M: Mod>(id: crate::id::ModId, state: M) -> ModSlot {
-        ModSlot {
-            info: crate::event::ModInfo {
-                id,
-                name: M::NAME,
-                state_type: TypeId::of::<M>(),
-            },
-            state: Box::new(state),
-        }
     }
 }

@@ -9,10 +9,11 @@ use std::sync::Arc;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 
+use crate::config::ProxyConfig;
 use crate::error::{HookError, ProxyError};
 use crate::handle::ConnectionHandle;
 use crate::mods::Mod;
-use crate::relay::{Connection, ProxyConfig};
+use crate::relay::Connection;
 use crate::stats::RelayStats;
 
 type Install = Arc<dyn Fn(&Connection) -> Result<(), HookError> + Send + Sync>;

@@ -8,7 +8,10 @@
 use std::sync::Arc;
 
 use bytes::BytesMut;
+use tera_net::Direction;
 use tokio::sync::{Semaphore, mpsc};
+
+use crate::stats::Counters;
 
 /// What the relay queues towards one side.
 #[derive(Debug)]
@@ -99,5 +102,35 @@ impl Drop for QueueRx {
     fn drop(&mut self) {
         // Senders waiting for room would wait forever.
         self.room.close();
+    }
+}
+
+/// Both sides' batches of one round of hook processing: packets, and how
+/// many.
+#[derive(Default)]
+pub(crate) struct Batches {
+    to_server: (BytesMut, u64),
+    to_client: (BytesMut, u64),
+}
+
+impl Batches {
+    fn side(&mut self, dir: Direction) -> &mut (BytesMut, u64) {
+        match dir {
+            Direction::ClientToServer => &mut self.to_server,
+            Direction::ServerToClient => &mut self.to_client,
+        }
+    }
+
+    pub(crate) fn push(&mut self, counters: &Counters, dir: Direction, packet: &[u8]) {
+        counters.dir(dir).packets_sent.incr();
+        let (batch, count) = self.side(dir);
+        batch.extend_from_slice(packet);
+        *count += 1;
+    }
+
+    /// The batch towards `dir`'s receiver and its packet count, if any.
+    pub(crate) fn take(&mut self, dir: Direction) -> Option<(BytesMut, u64)> {
+        let (batch, count) = self.side(dir);
+        (!batch.is_empty()).then(|| (batch.split(), std::mem::take(count)))
     }
 }

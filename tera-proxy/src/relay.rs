@@ -10,7 +10,6 @@
 //! encrypted in the order they are queued.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::BytesMut;
 use tera_net::codec::{CodecError, PacketCodec};
@@ -18,83 +17,18 @@ use tera_net::{Direction, Pike, Session};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::Decoder;
 
-use crate::dynamic::DefSource;
+use crate::config::ProxyConfig;
 use crate::error::{HookError, ProxyError};
-use crate::faults::FaultPolicy;
 use crate::handle::{ConnectionHandle, Shared, lock};
 use crate::handshake::relay_handshake;
 use crate::hooks::Hook;
 use crate::id::{HookId, ModId};
 use crate::mods::Mod;
-use crate::queue::{Out, QueueRx};
-use crate::stats::{Counters, RelayStats};
+use crate::queue::{Batches, Out, QueueRx};
+use crate::stats::RelayStats;
 use crate::version::{
     C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision,
 };
-
-/// How a connection is relayed.
-#[derive(Debug, Clone)]
-pub struct ProxyConfig {
-    /// Where the protocol map comes from. Default [`MapSource::None`].
-    pub maps: MapSource,
-    /// Bytes queued towards each side before the relay stops reading from
-    /// the other (relayed, changed and injected packets alike). Default
-    /// 256 KiB.
-    pub queue_bytes: usize,
-    /// Bytes asked for by each read. Default 16 KiB.
-    pub read_chunk: usize,
-    /// How long the handshake may take. Default 30 s.
-    pub handshake_timeout: Duration,
-    /// What a panicking hook does. Default [`FaultPolicy::DisableMod`].
-    pub fault_policy: FaultPolicy,
-    /// Defs read at run time, for [`Hook::dynamic`] and
-    /// [`Event::dynamic`](crate::Event::dynamic). Default
-    /// [`DefSource::None`].
-    pub defs: DefSource,
-}
-
-impl Default for ProxyConfig {
-    fn default() -> Self {
-        ProxyConfig {
-            maps: MapSource::None,
-            queue_bytes: 256 * 1024,
-            read_chunk: 16 * 1024,
-            handshake_timeout: Duration::from_secs(30),
-            fault_policy: FaultPolicy::DisableMod,
-            defs: DefSource::None,
-        }
-    }
-}
-
-/// Both sides' batches of one round of hook processing: packets, and how
-/// many.
-#[derive(Default)]
-pub(crate) struct Batches {
-    to_server: (BytesMut, u64),
-    to_client: (BytesMut, u64),
-}
-
-impl Batches {
-    fn side(&mut self, dir: Direction) -> &mut (BytesMut, u64) {
-        match dir {
-            Direction::ClientToServer => &mut self.to_server,
-            Direction::ServerToClient => &mut self.to_client,
-        }
-    }
-
-    pub(crate) fn push(&mut self, counters: &Counters, dir: Direction, packet: &[u8]) {
-        counters.dir(dir).packets_sent.incr();
-        let (batch, count) = self.side(dir);
-        batch.extend_from_slice(packet);
-        *count += 1;
-    }
-
-    /// The batch towards `dir`'s receiver and its packet count, if any.
-    pub(crate) fn take(&mut self, dir: Direction) -> Option<(BytesMut, u64)> {
-        let (batch, count) = self.side(dir);
-        (!batch.is_empty()).then(|| (batch.split(), std::mem::take(count)))
-    }
-}
 
 /// A connection to relay, with its hooks and mods; [`run`](Connection::run)
 /// relays it. Hooks and mods can be added before and while it runs,
@@ -155,7 +89,7 @@ impl Connection {
     /// # Errors
     /// [`ProxyError`]: I/O, a bad handshake, a bad packet length, a stream
     /// cut inside a packet, a hook that made a packet that cannot be sent
-    /// or panicked under [`FaultPolicy::CloseConnection`]. Both connections
+    /// or panicked under [`FaultPolicy::CloseConnection`](crate::FaultPolicy::CloseConnection). Both connections
     /// are dropped on return.
     pub async fn run<C, S>(self, mut client: C, mut server: S) -> Result<RelayStats, ProxyError>
     where

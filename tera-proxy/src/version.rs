@@ -36,9 +36,15 @@ pub enum MapLoadError {
         "the client's first packet has opcode {0}, not C_CHECK_VERSION ({C_CHECK_VERSION_OPCODE})"
     )]
     NoCheckVersion(u16),
-    /// `C_CHECK_VERSION` did not decode or has no entry of index 0.
-    #[error("C_CHECK_VERSION: {0}")]
-    BadCheckVersion(String),
+    /// `C_CHECK_VERSION` did not decode.
+    #[error("C_CHECK_VERSION does not decode")]
+    BadCheckVersion(#[source] tera_packets::Error),
+    /// `C_CHECK_VERSION` has no version entry of index 0.
+    #[error("C_CHECK_VERSION has no version entry of index 0")]
+    NoRevision,
+    /// The revision in `C_CHECK_VERSION` is negative.
+    #[error("C_CHECK_VERSION announces a negative revision, {0}")]
+    NegativeRevision(i32),
     /// The map file could not be read.
     #[error("{path}: cannot read it")]
     Read {
@@ -63,18 +69,18 @@ pub enum MapLoadError {
 /// header included): the value of the entry of index 0.
 ///
 /// # Errors
-/// [`MapLoadError::BadCheckVersion`] when it does not decode, has no entry
-/// of index 0, or that value is negative.
+/// [`MapLoadError::BadCheckVersion`] when it does not decode,
+/// [`NoRevision`](MapLoadError::NoRevision) without an entry of index 0,
+/// [`NegativeRevision`](MapLoadError::NegativeRevision).
 pub fn announced_revision(packet: &[u8]) -> Result<u32, MapLoadError> {
-    let bad = MapLoadError::BadCheckVersion;
-    let check = CheckVersion::decode(packet).map_err(|e| bad(e.to_string()))?;
+    let check = CheckVersion::decode(packet).map_err(MapLoadError::BadCheckVersion)?;
     let value = check
         .version
         .iter()
         .find(|entry| entry.index == 0)
         .map(|entry| entry.value)
-        .ok_or_else(|| bad("no version entry of index 0".to_owned()))?;
-    u32::try_from(value).map_err(|_| bad(format!("negative revision {value}")))
+        .ok_or(MapLoadError::NoRevision)?;
+    u32::try_from(value).map_err(|_| MapLoadError::NegativeRevision(value))
 }
 
 /// A folder of `protocol.REV.map` files, each read once.
@@ -192,11 +198,11 @@ mod tests {
         );
         assert!(matches!(
             announced_revision(&check_version(&[(1, 7)])),
-            Err(MapLoadError::BadCheckVersion(m)) if m.contains("index 0")
+            Err(MapLoadError::NoRevision)
         ));
         assert!(matches!(
             announced_revision(&check_version(&[(0, -1)])),
-            Err(MapLoadError::BadCheckVersion(m)) if m.contains("negative")
+            Err(MapLoadError::NegativeRevision(-1))
         ));
         assert!(matches!(
             announced_revision(&[9, 0, 0xbc, 0x4d, 1, 0, 200, 0, 0]),

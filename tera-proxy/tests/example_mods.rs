@@ -8,30 +8,12 @@ mod common;
 #[path = "../examples/mods/skill_resets.rs"]
 mod skill_resets;
 
-use common::{exchange, op};
+use common::{connection, enc, exchange, map, op};
+use tera_data::Packet;
 use tera_data::packets::{
     c_chat, c_whisper, s_crest_message, s_dungeon_event_message, s_private_chat, s_whisper,
 };
-use tera_data::{Packet, ProtocolMap};
 use tera_proxy::harness::{keys, loopback};
-use tera_proxy::{Connection, MapSource, ProxyConfig};
-
-fn map() -> ProtocolMap {
-    tera_data::protocol_map().expect("a map is compiled in")
-}
-
-fn connection() -> Connection {
-    Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
-        ..ProxyConfig::default()
-    })
-}
-
-fn enc<'a, P: Packet<'a>>(packet: &P) -> Vec<u8> {
-    let mut bytes = packet.encode().unwrap();
-    tera_data::set_opcode(&mut bytes, map().code(P::NAME).unwrap());
-    bytes
-}
 
 fn is<'a, P: Packet<'a>>(p: &[u8]) -> bool {
     map().code(P::NAME) == Some(op(p))

@@ -392,3 +392,72 @@ async fn scripted_peers_refuse_keys_other_than_expected() {
     assert_eq!(err.to_string(), "handshake: unexpected ServerKey1");
     assert!(server.await.unwrap().is_err(), "the client hung up");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn injections_towards_a_stalled_receiver_stay_under_the_byte_bound() {
+    const QUEUE: usize = 32 * 1024;
+    const PACKETS: usize = 400;
+    const COPIES: usize = 8;
+    let conn = Connection::new(ProxyConfig {
+        queue_bytes: QUEUE,
+        ..ProxyConfig::default()
+    });
+    // Every packet from the server comes with 8 injected copies: a batch
+    // is 9 times what was read.
+    conn.add_hook(Hook::raw("*", |event, packet| {
+        for _ in 0..COPIES {
+            event
+                .send_raw(Direction::ServerToClient, packet.bytes().to_vec())
+                .unwrap();
+        }
+        Verdict::Pass
+    }))
+    .unwrap();
+    let handle = conn.handle();
+    let lb = loopback_with_buffers(conn, &keys(6), Some(16 * 1024))
+        .await
+        .unwrap();
+    let (mut client, mut server) = (lb.client, lb.server);
+    let sender = tokio::spawn(async move {
+        for n in 0..PACKETS {
+            server
+                .writer
+                .send(&[&packet(n as u16, &[7; 1020])])
+                .await
+                .unwrap();
+        }
+        server.writer.shutdown().await.unwrap();
+        server
+    });
+    let mut most = 0;
+    let mut last = u64::MAX;
+    tokio::time::timeout(LIMIT, async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            most = most.max(handle.queued_bytes(Direction::ServerToClient));
+            let read = handle.stats().server_to_client.bytes_read;
+            if read == last {
+                break;
+            }
+            last = read;
+        }
+    })
+    .await
+    .expect("the relay stops reading");
+    eprintln!("stalled client, 8 injections per packet: queue at most {most} of {QUEUE} bytes");
+    assert!(most <= QUEUE, "{most} bytes queued, over {QUEUE}");
+    assert!(most > QUEUE / 2, "the queue filled ({most})");
+    let got = tokio::time::timeout(LIMIT, async {
+        let mut n = 0;
+        while let Some(p) = client.reader.recv().await.unwrap() {
+            assert_eq!(p.len(), 1024);
+            n += 1;
+        }
+        n
+    })
+    .await
+    .expect("the rest arrives in time");
+    assert_eq!(got, PACKETS * (COPIES + 1));
+    let _server = sender.await.unwrap();
+    client.writer.shutdown().await.unwrap();
+}

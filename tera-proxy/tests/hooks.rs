@@ -12,26 +12,16 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::exchange;
+use common::{connection, exchange};
 use tera_data::packets::{c_join_private_channel, s_chat, s_ping};
 use tera_data::{AnyPacket, Packet, Str};
 use tera_proxy::harness::{keys, loopback, packet};
-use tera_proxy::{
-    Connection, Direction, Filter, Hook, HookError, HookFailure, MapSource, ProxyConfig,
-    ProxyError, Verdict, Version,
-};
+use tera_proxy::{Direction, Filter, Hook, HookError, HookFailure, ProxyError, Verdict, Version};
 
 const S_CHAT: u16 = 19503;
 const S_PING: u16 = 19508;
 const C_JOIN: u16 = 19501;
 const UNMAPPED: u16 = 0x1234;
-
-fn connection() -> Connection {
-    Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
-        ..ProxyConfig::default()
-    })
-}
 
 fn with_opcode(mut p: Vec<u8>, opcode: u16) -> Vec<u8> {
     tera_data::set_opcode(&mut p, opcode);

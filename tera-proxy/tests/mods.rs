@@ -8,35 +8,17 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{exchange, op};
+use common::{connection, enc, exchange, map, op};
 use tera_data::packets::{
     c_chat, c_whisper, s_chat, s_join_private_channel, s_private_chat, s_system_message, s_whisper,
 };
-use tera_data::{Packet, ProtocolMap, Str};
+use tera_data::{Packet, Str};
 use tera_proxy::commands::{CHANNEL_ID, CHANNEL_INDEX};
 use tera_proxy::harness::{check_version, keys, loopback, packet};
 use tera_proxy::{
     Connection, Direction, Hook, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict,
     direction_of,
 };
-
-fn map() -> ProtocolMap {
-    tera_data::protocol_map().expect("a map is compiled in")
-}
-
-fn connection() -> Connection {
-    Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
-        ..ProxyConfig::default()
-    })
-}
-
-/// `packet` with its opcode in the compiled-in map.
-fn enc<'a, P: Packet<'a>>(packet: &P) -> Vec<u8> {
-    let mut bytes = packet.encode().unwrap();
-    tera_data::set_opcode(&mut bytes, map().code(P::NAME).unwrap());
-    bytes
-}
 
 fn chat(message: &str) -> Vec<u8> {
     enc(&s_chat::V4 {
@@ -426,4 +408,52 @@ async fn whispers_decode_both_ways() {
     };
     let bytes = enc(&whisper);
     assert_eq!(s_whisper::V4::decode(&bytes).unwrap(), whisper);
+}
+
+#[tokio::test]
+async fn a_proxy_relays_each_client_with_a_new_value_of_each_mod_until_stopped() {
+    use tera_proxy::Proxy;
+    use tera_proxy::harness::Peer;
+    use tokio::net::TcpListener;
+
+    let server = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let closed = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&closed);
+    let proxy = Proxy::new(server.local_addr().unwrap().to_string())
+        .config(ProxyConfig {
+            maps: MapSource::compiled_in(),
+            ..ProxyConfig::default()
+        })
+        .with_mod(Counter::default)
+        .on_close(move |number, _, result| {
+            log.lock().unwrap().push((number, result.is_ok()));
+        })
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let addr = proxy.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(proxy.run_until(async {
+        stopped.await.ok();
+    }));
+    for round in 0..2 {
+        let keys = keys(40 + round);
+        let game = async { Peer::server(server.accept().await?.0, &keys).await };
+        let (client, game) = tokio::join!(Peer::client(addr, &keys), game);
+        let (mut client, mut game) = (client.unwrap(), game.unwrap());
+        for expected in ["a #1", "b #2"] {
+            game.writer.send(&[&chat(&expected[..1])]).await.unwrap();
+            let got = client.reader.recv().await.unwrap().unwrap();
+            assert_eq!(chat_text(&got), expected, "round {round}");
+        }
+        client.writer.shutdown().await.unwrap();
+        assert!(game.reader.recv().await.unwrap().is_none());
+        game.writer.shutdown().await.unwrap();
+        assert!(client.reader.recv().await.unwrap().is_none());
+    }
+    stop.send(()).unwrap();
+    running.await.unwrap().unwrap();
+    let mut closed = closed.lock().unwrap().clone();
+    closed.sort_unstable();
+    assert_eq!(closed, [(1, true), (2, true)]);
 }

@@ -3,7 +3,9 @@
 //! Diagnostics go to stderr (colored when stderr is a terminal), one summary
 //! line to stdout: `checked N defs: E errors, W warnings`, or
 //! `checked N defs, M maps: E errors, W warnings` when map files were given
-//! or found. Exit code 1 when there is any error.
+//! or found. Given protocol maps, each def whose name a map lacks gets a
+//! warning (`W006`): on patch day, the defs a new map has no opcode for.
+//! Exit code 1 when there is any error.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -69,13 +71,25 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     for report in &found.errors {
         show(report, &mut totals);
     }
-    for path in &found.defs {
-        show(&load_def_file(path).report, &mut totals);
-    }
+    let mut maps = Vec::new();
+    let mut map_reports = Vec::new();
     for path in &found.maps {
-        if let Err(report) = load_map_file(path) {
-            show(&report, &mut totals);
+        match load_map_file(path) {
+            Ok(map) => maps.push(map),
+            Err(report) => map_reports.push(report),
         }
+    }
+    for path in &found.defs {
+        let mut checked = load_def_file(path);
+        if let Some(def) = &checked.def {
+            for warning in maps.iter().filter_map(|m| m.missing_def(def)) {
+                checked.report.push(warning);
+            }
+        }
+        show(&checked.report, &mut totals);
+    }
+    for report in &map_reports {
+        show(report, &mut totals);
     }
     println!("{}", totals.summary());
     if totals.errors > 0 {

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Args};
 use serde::Deserialize;
-use tera_data::{AnyError, AnyPacket, opcode_of};
+use tera_data::opcode_of;
 
-use crate::defname::{self, DefRef};
 use crate::fail::{Fail, Outcome};
+use crate::packets::{Def, DefsArgs, Packets};
 use crate::{hex, input, jsonl};
 
 /// Arguments of `decode`.
@@ -26,7 +26,7 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "NAME[.VERSION]")]
     pub def: Option<String>,
     /// Find the def by the opcode in the packet's header, through --map (or
-    /// the compiled-in protocol map when there is no --map).
+    /// the map of the --defs checkout, or the compiled-in protocol map).
     #[arg(long)]
     pub opcode: bool,
     /// A protocol.REV.map file that names the opcodes, for --opcode.
@@ -48,12 +48,15 @@ pub struct DecodeArgs {
     /// header's opcode is not 0). Other keys of the input are ignored.
     #[arg(long)]
     pub jsonl: bool,
+    #[command(flatten)]
+    pub defs: DefsArgs,
 }
 
 /// Runs `decode`.
 pub fn run(args: &DecodeArgs) -> Outcome {
+    let mut packets = Packets::new(&args.defs, args.map.as_deref())?;
     if args.jsonl {
-        return run_jsonl();
+        return run_jsonl(&mut packets);
     }
     let bytes = match &args.file {
         Some(path) => input::file(path)?,
@@ -63,35 +66,25 @@ pub fn run(args: &DecodeArgs) -> Outcome {
         }
     };
     let def = match &args.def {
-        Some(spec) => defname::resolve(spec, args.version)?,
-        None => by_opcode(args, &bytes)?,
+        Some(spec) => packets.resolve(spec, args.version)?,
+        None => by_opcode(args, &packets, &bytes)?,
     };
-    let packet = AnyPacket::decode(def.name, def.version, &bytes).map_err(|e| match e {
-        AnyError::Decode(e) => Fail::Data(format!("{def} does not decode: {e}")),
-        other => Fail::Data(format!("{def}: {other}")),
-    })?;
+    let mut json = Vec::new();
+    packets
+        .decode_json(&def, &bytes, args.pretty, &mut json)
+        .map_err(|e| Fail::Data(format!("{def} does not decode: {e}")))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let written = if args.pretty {
-        serde_json::to_writer_pretty(&mut out, &packet)
-    } else {
-        serde_json::to_writer(&mut out, &packet)
-    };
-    written.map_err(|e| Fail::Output(e.into()))?;
+    out.write_all(&json)?;
     writeln!(out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The def named by the packet's opcode; says on stderr which one it took.
-fn by_opcode(args: &DecodeArgs, bytes: &[u8]) -> Result<DefRef, Fail> {
-    let map = input::map_or_compiled(args.map.as_deref())?;
+fn by_opcode(args: &DecodeArgs, packets: &Packets, bytes: &[u8]) -> Result<Def, Fail> {
     let opcode =
         opcode_of(bytes).map_err(|e| Fail::Data(format!("cannot read the opcode: {e}")))?;
-    let name = map
-        .name(opcode)
-        .ok_or_else(|| Fail::Data(format!("opcode {opcode} is not in the protocol map")))?;
-    let def = defname::lookup(name, args.version)
-        .map_err(|e| Fail::Usage(format!("opcode {opcode} is {name} in the map, but {e}")))?;
+    let def = packets.by_opcode(args.map.as_deref(), opcode, args.version)?;
     eprintln!("opcode {opcode}: {def}");
     Ok(def)
 }
@@ -104,9 +97,9 @@ struct Line<'a> {
     hex: Cow<'a, str>,
 }
 
-fn run_jsonl() -> Outcome {
-    let mut defs = jsonl::Defs::default();
+fn run_jsonl(packets: &mut Packets) -> Outcome {
     let mut bytes = Vec::new();
+    let mut value = Vec::new();
     jsonl::run(|number, text, out| {
         let line: Line = match serde_json::from_slice(text) {
             Ok(line) => line,
@@ -116,15 +109,14 @@ fn run_jsonl() -> Outcome {
             }
         };
         let def = line.def.as_ref();
-        let result = defs.resolve(def).and_then(|found| {
+        let found = packets.resolve_line(def).and_then(|found| {
             hex::decode_into(&line.hex, &mut bytes).map_err(|e| e.to_string())?;
             Ok(found)
         });
-        let result = result.and_then(|found| {
-            AnyPacket::decode(found.name, found.version, &bytes).map_err(|e| e.to_string())
-        });
+        value.clear();
+        let result = found.and_then(|found| packets.decode_json(&found, &bytes, false, &mut value));
         match result {
-            Ok(packet) => {
+            Ok(()) => {
                 out.extend_from_slice(b"{\"def\":");
                 let _ = serde_json::to_writer(&mut *out, def);
                 match opcode_of(&bytes) {
@@ -132,11 +124,7 @@ fn run_jsonl() -> Outcome {
                     Ok(opcode) => out.extend_from_slice(format!(",\"opcode\":{opcode}").as_bytes()),
                 }
                 out.extend_from_slice(b",\"value\":");
-                if let Err(e) = serde_json::to_writer(&mut *out, &packet) {
-                    out.clear();
-                    jsonl::error_line(out, Some(def), &e.to_string());
-                    return false;
-                }
+                out.extend_from_slice(&value);
                 out.extend_from_slice(b"}\n");
                 true
             }

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use clap::{ArgGroup, Args};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use tera_data::{AnyPacket, ProtocolMap};
+use tera_data::ProtocolMap;
 
-use crate::defname::{self, DefRef};
 use crate::fail::{Fail, Outcome};
+use crate::packets::{DefsArgs, Packets};
 use crate::{hex, input, jsonl};
 
 /// Arguments of `encode`.
@@ -44,6 +44,8 @@ pub struct EncodeArgs {
     /// overrides --opcode and --map.
     #[arg(long)]
     pub jsonl: bool,
+    #[command(flatten)]
+    pub defs: DefsArgs,
 }
 
 /// Where the header's opcode comes from.
@@ -69,38 +71,26 @@ pub fn run(args: &EncodeArgs) -> Outcome {
         Some(path) => Opcode::Map(input::map(path)?),
         None => Opcode::Fixed(args.opcode.unwrap_or(0)),
     };
+    let mut packets = Packets::new(&args.defs, None)?;
     if args.jsonl {
-        return run_jsonl(&opcode);
+        return run_jsonl(&mut packets, &opcode);
     }
     let spec = args.def.as_deref().unwrap_or_default();
-    let def = defname::resolve(spec, args.version)?;
-    let code = opcode.of(def.name).map_err(Fail::Usage)?;
+    let def = packets.resolve(spec, args.version)?;
+    let code = opcode.of(def.name()).map_err(Fail::Usage)?;
     let text = match &args.file {
         Some(path) => input::file_text(path)?,
         None => input::text(args.json.as_deref())?,
     };
     let mut buf = Vec::new();
     let mut hex_text = String::new();
-    encode(def, code, &text, &mut buf).map_err(Fail::Data)?;
+    packets
+        .encode_json(&def, code, &text, &mut buf)
+        .map_err(Fail::Data)?;
     hex::encode_into(&buf, &mut hex_text);
     let stdout = std::io::stdout();
     writeln!(stdout.lock(), "{hex_text}")?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Reads `json` as a value of `def` and encodes it into `buf`.
-fn encode(def: DefRef, opcode: u16, json: &str, buf: &mut Vec<u8>) -> Result<(), String> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let packet = AnyPacket::deserialize_as(def.name, def.version, &mut de)
-        .and_then(|p| de.end().map(|()| p))
-        .map_err(|e| format!("the JSON is not a value of {def}: {e}"))?;
-    buf.clear();
-    buf.resize(packet.encoded_len(), 0);
-    let len = packet
-        .encode_into_with_opcode(opcode, buf)
-        .map_err(|e| format!("{def} does not encode: {e}"))?;
-    buf.truncate(len);
-    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -113,8 +103,7 @@ struct Line<'a> {
     opcode: Option<u16>,
 }
 
-fn run_jsonl(opcode: &Opcode) -> Outcome {
-    let mut defs = jsonl::Defs::default();
+fn run_jsonl(packets: &mut Packets, opcode: &Opcode) -> Outcome {
     let mut buf = Vec::new();
     let mut hex_text = String::new();
     jsonl::run(|number, text, out| {
@@ -126,12 +115,12 @@ fn run_jsonl(opcode: &Opcode) -> Outcome {
             }
         };
         let def = line.def.as_ref();
-        let result = defs.resolve(def).and_then(|found| {
+        let result = packets.resolve_line(def).and_then(|found| {
             let code = match line.opcode {
                 Some(code) => code,
-                None => opcode.of(found.name)?,
+                None => opcode.of(found.name())?,
             };
-            encode(found, code, line.value.get(), &mut buf)
+            packets.encode_json(&found, code, line.value.get(), &mut buf)
         });
         match result {
             Ok(()) => {

@@ -1,12 +1,16 @@
-//! `tera-defs list`: the compiled-in packets as a table.
+//! `tera-defs list`: the compiled-in packets, or the defs loaded with
+//! `--defs`, as a table.
 
 use std::io::{BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use tera_data::{PACKETS, PROTOCOL_MAPS, PacketInfo};
+use tera_data::{PACKETS, PROTOCOL_MAPS};
 
 use crate::fail::Outcome;
+use crate::input;
+use crate::packets::{DefsArgs, Packets};
 
 /// Arguments of `list`.
 #[derive(Debug, Args)]
@@ -14,82 +18,120 @@ pub struct ListArgs {
     /// Show only packets whose name contains this text (case-insensitive).
     #[arg(value_name = "FILTER")]
     pub filter: Option<String>,
+    /// A protocol.REV.map file: a column of its opcodes (with --defs: the
+    /// map used instead of the checkout's).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    #[command(flatten)]
+    pub defs: DefsArgs,
 }
 
-/// One row: a packet name with all its versions.
-struct Row {
-    name: &'static str,
-    versions: String,
-    opcodes: Vec<String>,
-    size: String,
+/// One def version, compiled in or loaded.
+struct Entry<'a> {
+    name: &'a str,
+    version: u32,
+    platform: Option<&'a str>,
+    fixed_len: Option<usize>,
+}
+
+/// The code a map gives a packet name.
+type CodeOf<'a> = Box<dyn Fn(&str) -> Option<u32> + 'a>;
+
+/// A column of opcodes: its header and the code of each name.
+struct MapColumn<'a> {
+    header: String,
+    code: CodeOf<'a>,
 }
 
 /// Runs `list`.
 pub fn run(args: &ListArgs) -> Outcome {
+    let packets = Packets::new(&args.defs, args.map.as_deref())?;
+    let extra_map;
+    let mut entries = Vec::new();
+    let mut columns = Vec::new();
+    match packets.catalog() {
+        Some(catalog) => {
+            entries.extend(catalog.iter().map(|s| Entry {
+                name: s.name(),
+                version: s.version(),
+                platform: s.platform(),
+                fixed_len: s.fixed_len(),
+            }));
+            if let Some(map) = catalog.protocol_map() {
+                columns.push(MapColumn {
+                    header: format!("protocol.{}", map.revision),
+                    code: Box::new(|name| map.code(name)),
+                });
+            }
+        }
+        None => {
+            entries.extend(PACKETS.iter().map(|p| Entry {
+                name: p.name,
+                version: p.version,
+                platform: p.platform,
+                fixed_len: p.fixed_len,
+            }));
+            columns.extend(PROTOCOL_MAPS.iter().map(|m| MapColumn {
+                header: format!("protocol.{}", m.revision),
+                code: Box::new(|name| {
+                    let found = m.entries.iter().find(|(n, _)| *n == name);
+                    found.map(|(_, code)| u32::from(*code))
+                }),
+            }));
+            if let Some(path) = &args.map {
+                extra_map = input::map(path)?;
+                columns.push(MapColumn {
+                    header: path.file_name().map_or_else(
+                        || path.display().to_string(),
+                        |n| n.to_string_lossy().trim_end_matches(".map").to_string(),
+                    ),
+                    code: Box::new(|name| extra_map.code(name).map(u32::from)),
+                });
+            }
+        }
+    }
     let filter = args.filter.as_deref().map(str::to_ascii_uppercase);
+    entries.retain(|e| {
+        filter
+            .as_deref()
+            .is_none_or(|f| e.name.to_ascii_uppercase().contains(f))
+    });
     let mut header = vec!["NAME".to_string(), "VERSIONS".to_string()];
-    header.extend(
-        PROTOCOL_MAPS
-            .iter()
-            .map(|m| format!("protocol.{}", m.revision)),
-    );
+    header.extend(columns.iter().map(|c| c.header.clone()));
     header.push("SIZE".to_string());
-    let rows: Vec<Vec<String>> = group(PACKETS)
-        .into_iter()
-        .filter(|row| {
-            filter
-                .as_deref()
-                .is_none_or(|f| row.name.to_ascii_uppercase().contains(f))
-        })
-        .map(|row| {
-            let mut cells = vec![row.name.to_string(), row.versions];
-            cells.extend(row.opcodes);
-            cells.push(row.size);
-            cells
-        })
-        .collect();
+    let rows = rows(&entries, &columns);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     write_table(&mut out, &header, &rows)?;
-    let names = rows.len();
-    let versions = PACKETS
-        .iter()
-        .filter(|p| {
-            filter
-                .as_deref()
-                .is_none_or(|f| p.name.to_ascii_uppercase().contains(f))
-        })
-        .count();
-    writeln!(out, "{names} packets, {versions} versions")?;
+    writeln!(out, "{} packets, {} versions", rows.len(), entries.len())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Groups the versions of each name (PACKETS is sorted by name, version).
-fn group(packets: &'static [PacketInfo]) -> Vec<Row> {
+/// One row per name with all its versions (`entries` is sorted by name).
+fn rows(entries: &[Entry<'_>], columns: &[MapColumn<'_>]) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
-    for chunk in packets.chunk_by(|a, b| a.name == b.name) {
+    for chunk in entries.chunk_by(|a, b| a.name == b.name) {
         let name = chunk[0].name;
-        let label = |p: &PacketInfo| match p.platform {
+        let label = |p: &Entry<'_>| match p.platform {
             Some(platform) => format!("{}.{platform}", p.version),
             None => p.version.to_string(),
         };
-        let versions = chunk.iter().map(label).collect::<Vec<_>>().join(",");
-        let opcodes = PROTOCOL_MAPS
-            .iter()
-            .map(|m| {
-                m.entries
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map_or_else(|| "-".to_string(), |(_, code)| code.to_string())
-            })
-            .collect();
-        let size_of = |p: &PacketInfo| {
+        let mut cells = vec![
+            name.to_string(),
+            chunk.iter().map(label).collect::<Vec<_>>().join(","),
+        ];
+        cells.extend(
+            columns
+                .iter()
+                .map(|c| (c.code)(name).map_or_else(|| "-".to_string(), |code| code.to_string())),
+        );
+        let size_of = |p: &Entry<'_>| {
             p.fixed_len
                 .map_or("variable".to_string(), |n| n.to_string())
         };
         let sizes: Vec<String> = chunk.iter().map(size_of).collect();
-        let size = if sizes.iter().all(|s| *s == sizes[0]) {
+        cells.push(if sizes.iter().all(|s| *s == sizes[0]) {
             sizes[0].clone()
         } else {
             chunk
@@ -98,13 +140,8 @@ fn group(packets: &'static [PacketInfo]) -> Vec<Row> {
                 .map(|(p, s)| format!("v{}: {s}", label(p)))
                 .collect::<Vec<_>>()
                 .join(", ")
-        };
-        rows.push(Row {
-            name,
-            versions,
-            opcodes,
-            size,
         });
+        rows.push(cells);
     }
     rows
 }

@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use tera_data::{Packet, ProtocolMap};
 use tera_proxy::harness::{Loopback, keys, loopback, packet};
-use tera_proxy::{Connection, ProxyError, RelayStats};
+use tera_proxy::{Connection, MapSource, ProxyConfig, ProxyError, RelayStats};
 
 /// Every test's exchange fails after this long.
 pub const LIMIT: Duration = Duration::from_secs(20);
@@ -91,4 +92,24 @@ pub async fn exchange(
 /// The opcode of a packet.
 pub fn op(p: &[u8]) -> u16 {
     u16::from_le_bytes([p[2], p[3]])
+}
+
+/// The compiled-in protocol map.
+pub fn map() -> ProtocolMap {
+    tera_data::protocol_map().expect("a map is compiled in")
+}
+
+/// A connection with the compiled-in map.
+pub fn connection() -> Connection {
+    Connection::new(ProxyConfig {
+        maps: MapSource::compiled_in(),
+        ..ProxyConfig::default()
+    })
+}
+
+/// `packet` with its opcode in the compiled-in map.
+pub fn enc<'a, P: Packet<'a>>(packet: &P) -> Vec<u8> {
+    let mut bytes = packet.encode().unwrap();
+    tera_data::set_opcode(&mut bytes, map().code(P::NAME).unwrap());
+    bytes
 }

@@ -1,0 +1,41 @@
+//! How a connection is relayed.
+
+use std::time::Duration;
+
+use crate::dynamic::DefSource;
+use crate::faults::FaultPolicy;
+use crate::version::MapSource;
+
+/// How a connection is relayed.
+#[derive(Debug, Clone)]
+pub struct ProxyConfig {
+    /// Where the protocol map comes from. Default [`MapSource::None`].
+    pub maps: MapSource,
+    /// Bytes queued towards each side before the relay stops reading from
+    /// the other (relayed, changed and injected packets alike). Default
+    /// 256 KiB.
+    pub queue_bytes: usize,
+    /// Bytes asked for by each read. Default 16 KiB.
+    pub read_chunk: usize,
+    /// How long the handshake may take. Default 30 s.
+    pub handshake_timeout: Duration,
+    /// What a panicking hook does. Default [`FaultPolicy::DisableMod`].
+    pub fault_policy: FaultPolicy,
+    /// Defs read at run time, for [`Hook::dynamic`](crate::Hook::dynamic) and
+    /// [`Event::dynamic`](crate::Event::dynamic). Default
+    /// [`DefSource::None`].
+    pub defs: DefSource,
+}
+
+impl Default for ProxyConfig {
+    fn default() -> Self {
+        ProxyConfig {
+            maps: MapSource::None,
+            queue_bytes: 256 * 1024,
+            read_chunk: 16 * 1024,
+            handshake_timeout: Duration::from_secs(30),
+            fault_policy: FaultPolicy::DisableMod,
+            defs: DefSource::None,
+        }
+    }
+}
