@@ -283,9 +283,8 @@ fn open<'s>(
     at: usize,
     stack: &mut [Frame<'s>],
 ) -> Frame<'s> {
-    let qname = String::from_utf8_lossy(start.name().as_ref()).into_owned();
     let name = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
-    let tag = at + 1..at + 1 + qname.len();
+    let tag = at + 1..at + 1 + start.name().as_ref().len();
     let ty = element_type(cx, stack.last_mut(), &name, &tag);
     let node = b.sheet.nodes.len();
     let name_id = b.name(&name);
@@ -435,7 +434,8 @@ fn attributes(
                 continue;
             }
         };
-        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        // Borrowed unless the name is not UTF-8: no allocation per attribute.
+        let key = String::from_utf8_lossy(a.key.as_ref());
         if is_markup(&key) {
             continue;
         }
