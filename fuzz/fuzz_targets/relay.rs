@@ -103,14 +103,14 @@ fn connection() -> Connection {
 /// bytes, encrypted when `session` says so; reading everything sent to it,
 /// and checking the queue towards it each time.
 async fn peer(
-    mut stream: DuplexStream,
+    stream: DuplexStream,
     sends: Direction,
     valid: bool,
     mut bytes: Vec<u8>,
     handle: ConnectionHandle,
 ) {
     let keys = keys(1);
-    let (mut write, mut read) = tokio::io::split(&mut stream);
+    let (mut read, mut write) = tokio::io::split(stream);
     let send = async {
         if valid {
             for step in HandshakeStep::ALL {

@@ -4,7 +4,7 @@
 use std::io;
 
 use tera_datacenter::{
-    DatKey, DataCenter, ExportOptions, Format, WriteOptions, export, verify, write_dec,
+    DatKey, DataCenter, ExportOptions, Format, WriteOptions, export, repack, verify, write_dec,
 };
 
 /// The key of the `.dat` target and its seeds: the one
@@ -46,23 +46,47 @@ pub fn check_dec(bytes: &[u8]) {
             }
         }
     }
-    // The writer takes any tree a valid file holds; reading it back gives
-    // the tree in canonical order (strings were already made valid UTF-16
-    // by the lossy copy).
-    let options = WriteOptions {
-        arch: dc.arch(),
-        version: dc.header().version,
-        ..WriteOptions::default()
-    };
-    let written = match write_dec(&tree, &options) {
-        Ok(b) => b,
-        Err(e) => panic!("a verified file's tree does not write: {e}"),
-    };
+    // The writer takes any tree a valid file holds, with and without
+    // deduplication; reading it back gives the tree in canonical order
+    // (strings were already made valid UTF-16 by the lossy copy). Laying
+    // the open file out again keeps its keys, so it may order same-named
+    // children by key values: it must verify, count the same tree, and be
+    // its own repack.
+    let canonical = tree.canonical();
+    for dedup in [true, false] {
+        let options = WriteOptions {
+            arch: dc.arch(),
+            version: dc.header().version,
+            dedup,
+            ..WriteOptions::default()
+        };
+        let written = match write_dec(&canonical, &options) {
+            Ok(b) => b,
+            Err(e) => panic!("a verified file's tree does not write: {e}"),
+        };
+        check_rewritten(&written, &options, &canonical);
+        if let Ok(repacked) = repack(&dc, &options) {
+            let again = verify(&repacked, Some(options.arch));
+            assert!(again.is_ok(), "repacked: {:?}", again.problems.first());
+            assert_eq!(
+                (again.nodes, again.attributes),
+                (report.nodes, report.attributes)
+            );
+            let reopened = DataCenter::parse_as(&repacked, Some(options.arch))
+                .unwrap_or_else(|e| panic!("repacked file does not open: {e}"));
+            let twice = repack(&reopened, &options).expect("a repacked file repacks");
+            assert!(twice == repacked, "repack is not a fixpoint ({options:?})");
+        }
+    }
+}
+
+/// A file the writer wrote verifies and reads back as `tree`.
+fn check_rewritten(written: &[u8], options: &WriteOptions, tree: &tera_datacenter::OwnedElement) {
     // A tiny file can read as either layout: read it back as written.
-    let again = verify(&written, Some(dc.arch()));
+    let again = verify(written, Some(options.arch));
     assert!(again.is_ok(), "rewritten: {:?}", again.problems.first());
-    let back = DataCenter::parse_as(&written, Some(dc.arch()))
+    let back = DataCenter::parse_as(written, Some(options.arch))
         .and_then(|d| d.root().to_owned_tree())
         .unwrap_or_else(|e| panic!("rewritten file does not read back: {e}"));
-    assert!(back == tree.canonical(), "tree changed by a rewrite");
+    assert!(back == *tree, "tree changed by a rewrite ({options:?})");
 }

@@ -2,7 +2,9 @@
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
-use std::hash::Hasher;
+use std::hash::BuildHasher;
+
+use foldhash::fast::FixedState;
 use std::io::{self, Write};
 
 use crate::hash::{bucket_of, string_hash, value_hash};
@@ -121,7 +123,8 @@ struct Strings {
 /// A string table being built, each string added once.
 struct Interner<'t> {
     strings: Strings,
-    map: HashMap<&'t str, (Address, u32)>,
+    /// Address, one-based index and value hash of each string.
+    map: HashMap<&'t str, (Address, u32, u16), FixedState>,
 }
 
 impl<'t> Interner<'t> {
@@ -132,12 +135,12 @@ impl<'t> Interner<'t> {
                 data: vec![Vec::new()],
                 entries: Vec::new(),
             },
-            map: HashMap::new(),
+            map: HashMap::with_hasher(FixedState::with_seed(0)),
         }
     }
 
-    /// The address and one-based index of `s`, added if new.
-    fn intern(&mut self, s: &'t str) -> Result<(Address, u32), WriteError> {
+    /// The address, one-based index and value hash of `s`, added if new.
+    fn intern(&mut self, s: &'t str) -> Result<(Address, u32, u16), WriteError> {
         if let Some(&found) = self.map.get(s) {
             return Ok(found);
         }
@@ -169,8 +172,9 @@ impl<'t> Interner<'t> {
             address,
         ));
         let index = table.entries.len() as u32;
-        self.map.insert(s, (address, index));
-        Ok((address, index))
+        let found = (address, index, value_hash(units.iter().copied()));
+        self.map.insert(s, found);
+        Ok(found)
     }
 }
 
@@ -225,9 +229,14 @@ fn put32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
+fn address_bytes(a: Address) -> [u8; 4] {
+    let [s0, s1] = a.segment.to_le_bytes();
+    let [e0, e1] = a.element.to_le_bytes();
+    [s0, s1, e0, e1]
+}
+
 fn put_address(out: &mut Vec<u8>, a: Address) {
-    out.extend_from_slice(&a.segment.to_le_bytes());
-    out.extend_from_slice(&a.element.to_le_bytes());
+    out.extend_from_slice(&address_bytes(a));
 }
 
 /// A value as the writer takes it: strings borrowed from the tree.
@@ -439,7 +448,7 @@ const KEYS_MAX: usize = 4096;
 /// its hash and given the address of the first one.
 #[derive(Default)]
 struct RunIndex {
-    runs: HashMap<u64, Address>,
+    runs: HashMap<u64, Address, FixedState>,
 }
 
 impl RunIndex {
@@ -457,9 +466,8 @@ impl RunIndex {
         if !share {
             return records.append(run);
         }
-        let mut hasher = std::hash::DefaultHasher::new();
-        hasher.write(run);
-        let hash = hasher.finish();
+        // A fixed seed: the same tree gives the same file.
+        let hash = FixedState::with_seed(0).hash_one(run);
         if let Some(&at) = self.runs.get(&hash) {
             // A hash collision keeps the new run apart.
             if records.run(at, run.len()) == run {
@@ -511,12 +519,13 @@ pub(crate) fn encode<S: Source>(source: &S, options: &WriteOptions) -> Result<En
         }
         let frame = stack.pop().expect("non-empty");
         let record = layout.close(&frame, &finished[frame.records..])?;
+        let record = &record[..options.arch.node_size()];
         finished.truncate(frame.records);
         pending.truncate(frame.children.start);
         if stack.is_empty() {
-            layout.nodes.set(root_at, &record);
+            layout.nodes.set(root_at, record);
         } else {
-            finished.extend_from_slice(&record);
+            finished.extend_from_slice(record);
         }
     }
     layout.finish()
@@ -593,12 +602,13 @@ impl<'s, S: Source> Layout<'s, S> {
     }
 
     /// Ends an element whose children's records are `child_records`: places
-    /// its attribute run and child run and returns its own record.
+    /// its attribute run and child run and returns its own record (the first
+    /// [`Arch::node_size`] bytes).
     fn close(
         &mut self,
         frame: &Frame<S::Node>,
         child_records: &[u8],
-    ) -> Result<Vec<u8>, WriteError> {
+    ) -> Result<[u8; 24], WriteError> {
         let node = frame.node;
         let name = self.source.name(node);
         let child_count = frame.children.len();
@@ -614,20 +624,15 @@ impl<'s, S: Source> Layout<'s, S> {
             .node_runs
             .place(&mut self.nodes, child_records, share)?;
         let key = self.key_definition(node)?;
-        let arch = self.options.arch;
-        let mut record = Vec::with_capacity(arch.node_size());
-        record.extend_from_slice(&name.to_le_bytes());
-        record.extend_from_slice(&(key << 4).to_le_bytes());
-        record.extend_from_slice(&(attr_count as u16).to_le_bytes());
-        record.extend_from_slice(&(child_count as u16).to_le_bytes());
-        put_address(&mut record, attr_at);
-        if arch == Arch::X64 {
-            put32(&mut record, 0);
-        }
-        put_address(&mut record, child_at);
-        if arch == Arch::X64 {
-            put32(&mut record, 0);
-        }
+        // The padding words of 64-bit records stay zero.
+        let mut record = [0; 24];
+        record[0..2].copy_from_slice(&name.to_le_bytes());
+        record[2..4].copy_from_slice(&(key << 4).to_le_bytes());
+        record[4..6].copy_from_slice(&(attr_count as u16).to_le_bytes());
+        record[6..8].copy_from_slice(&(child_count as u16).to_le_bytes());
+        record[8..12].copy_from_slice(&address_bytes(attr_at));
+        let children = self.options.arch.node_size() / 2 + 4;
+        record[children..children + 4].copy_from_slice(&address_bytes(child_at));
         Ok(record)
     }
 
@@ -666,11 +671,8 @@ impl<'s, S: Source> Layout<'s, S> {
                 ValueRef::Bool(v) => (1 | 1 << 2, v as u32),
                 ValueRef::Float(v) => (2, v.to_bits()),
                 ValueRef::Str(s) => {
-                    let (a, _) = self.values.intern(s)?;
-                    (
-                        3 | value_hash(s.encode_utf16()) << 2,
-                        (a.element as u32) << 16 | a.segment as u32,
-                    )
+                    let (a, _, hash) = self.values.intern(s)?;
+                    (3 | hash << 2, (a.element as u32) << 16 | a.segment as u32)
                 }
             };
             self.run.extend_from_slice(&attr_name.to_le_bytes());

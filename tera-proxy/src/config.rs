@@ -21,7 +21,7 @@ pub struct ProxyConfig {
     pub handshake_timeout: Duration,
     /// What a panicking hook does. Default [`FaultPolicy::DisableMod`].
     pub fault_policy: FaultPolicy,
-    /// Defs read at run time, for [`Hook::dynamic`] and
+    /// Defs read at run time, for [`Hook::dynamic`](crate::Hook::dynamic) and
     /// [`Event::dynamic`](crate::Event::dynamic). Default
     /// [`DefSource::None`].
     pub defs: DefSource,

@@ -17,7 +17,7 @@ pub enum FaultPolicy {
     /// What tera-toolbox does.
     #[default]
     DisableMod,
-    /// End the connection with [`ProxyError::HookPanicked`](crate::ProxyError::HookPanicked).
+    /// End the connection with [`HookFailure::Panicked`](crate::HookFailure::Panicked).
     CloseConnection,
 }
 

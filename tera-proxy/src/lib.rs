@@ -40,7 +40,7 @@
 //! # Example
 //!
 //! ```no_run
-//! use tera_data::packets::{s_chat, s_spawn_npc};
+//! use tera_data::packets::{s_chat, s_system_message};
 //! use tera_proxy::{Hook, MapSource, Proxy, ProxyConfig, Verdict};
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
@@ -52,9 +52,9 @@
 //!             chat.message = format!("{}!", chat.message).into();
 //!             Verdict::Changed
 //!         });
-//!         // No NPC spawns.
-//!         let npc = Hook::on::<s_spawn_npc::V1>(|_, _| Verdict::Block);
-//!         for hook in [chat, npc] {
+//!         // No system messages.
+//!         let quiet = Hook::on::<s_system_message::V1>(|_, _| Verdict::Block);
+//!         for hook in [chat, quiet] {
 //!             connection.add_hook(hook).expect("both are in the map");
 //!         }
 //!     })

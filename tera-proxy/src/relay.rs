@@ -89,7 +89,7 @@ impl Connection {
     /// # Errors
     /// [`ProxyError`]: I/O, a bad handshake, a bad packet length, a stream
     /// cut inside a packet, a hook that made a packet that cannot be sent
-    /// or panicked under [`FaultPolicy::CloseConnection`]. Both connections
+    /// or panicked under [`FaultPolicy::CloseConnection`](crate::FaultPolicy::CloseConnection). Both connections
     /// are dropped on return.
     pub async fn run<C, S>(self, mut client: C, mut server: S) -> Result<RelayStats, ProxyError>
     where

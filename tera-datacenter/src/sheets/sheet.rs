@@ -151,16 +151,13 @@ pub(crate) fn read_sheet(source: &str, schema: &Schema, diags: &mut FileDiagnost
                 return b.sheet;
             }
             Event::Start(ref s) | Event::Empty(ref s) => {
-                let frame = open(
-                    &mut b,
-                    s,
-                    before,
+                let mut cx = Context {
                     source,
                     schema,
-                    &mut stack,
                     diags,
-                    reader.decoder(),
-                );
+                    decoder: reader.decoder(),
+                };
+                let frame = open(&mut b, &mut cx, s, before, &mut stack);
                 if matches!(event, Event::Empty(_)) {
                     close(&mut b, frame, diags);
                     had_root |= stack.is_empty();
@@ -269,170 +266,46 @@ fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What reading a start tag needs besides the sheet being built.
+struct Context<'s, 'x, 'd, 'f> {
+    source: &'x str,
+    schema: &'s Schema,
+    diags: &'d mut FileDiagnostics<'f>,
+    decoder: Decoder,
+}
+
+/// Opens the element of a start tag at byte `at`: checks it against its
+/// parent's type, reads its attributes into the sheet and returns its frame.
 fn open<'s>(
     b: &mut Builder,
+    cx: &mut Context<'s, '_, '_, '_>,
     start: &BytesStart<'_>,
     at: usize,
-    source: &str,
-    schema: &'s Schema,
     stack: &mut [Frame<'s>],
-    diags: &mut FileDiagnostics<'_>,
-    decoder: Decoder,
 ) -> Frame<'s> {
     let qname = String::from_utf8_lossy(start.name().as_ref()).into_owned();
     let name = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
     let tag = at + 1..at + 1 + qname.len();
-    let ty: Option<&ComplexType> = match stack.last_mut() {
-        None => {
-            if name == schema.root {
-                Some(&schema.types[schema.root_type])
-            } else {
-                diags.at(
-                    tag.clone(),
-                    format!("root element <{name}> is not declared by the schema"),
-                    format!("<{}>", schema.root),
-                );
-                None
-            }
-        }
-        Some(parent) => match parent.ty {
-            None => None,
-            Some(pt) if pt.simple_content => {
-                diags.at(
-                    tag.clone(),
-                    format!("element <{name}> in <{}>", parent.name),
-                    "text only: its type has simple content",
-                );
-                None
-            }
-            Some(pt) => match pt.child(&name) {
-                None => {
-                    diags.at(
-                        tag.clone(),
-                        format!("unknown element <{name}> in <{}>", parent.name),
-                        format!(
-                            "one of {}",
-                            list(pt.children.iter().map(|c| c.name.as_str()))
-                        ),
-                    );
-                    None
-                }
-                Some((i, decl)) => {
-                    parent.counts[i] += 1;
-                    if decl.max.is_some_and(|m| parent.counts[i] > m) {
-                        diags.at(
-                            tag.clone(),
-                            format!("too many <{name}> in <{}>", parent.name),
-                            format!("at most {}", decl.max.unwrap_or_default()),
-                        );
-                    }
-                    if i < parent.last {
-                        diags.at(
-                            tag.clone(),
-                            format!(
-                                "<{name}> after <{}> in <{}>",
-                                pt.children[parent.last].name, parent.name
-                            ),
-                            format!(
-                                "the order of the schema's sequence: <{name}> before <{}>",
-                                pt.children[parent.last].name
-                            ),
-                        );
-                    }
-                    parent.last = parent.last.max(i);
-                    Some(&schema.types[decl.ty])
-                }
-            },
-        },
-    };
+    let ty = element_type(cx, stack.last_mut(), &name, &tag);
     let node = b.sheet.nodes.len();
     let name_id = b.name(&name);
     let attrs_start = b.sheet.attrs.len() as u32;
-    let mut seen = vec![false; ty.map_or(0, |t| t.attributes.len())];
-    for a in start.attributes() {
-        let a = match a {
-            Ok(a) => a,
-            Err(e) => {
-                diags.at(
-                    tag.clone(),
-                    format!("malformed attribute: {e}"),
-                    "name=\"value\", each name once",
-                );
-                continue;
-            }
-        };
-        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-        if key == "xmlns" || key.starts_with("xmlns:") || key.starts_with("xsi:") {
-            continue;
-        }
-        let span = span_of(source, &a.value);
-        let Some(t) = ty else { continue };
-        let Some((i, decl)) = t.attribute(&key) else {
-            let key_span = span_of(source, a.key.as_ref());
-            diags.at(
-                key_span,
-                format!("unknown attribute `{key}` on <{name}>"),
-                format!(
-                    "one of {}",
-                    list(t.attributes.iter().map(|a| a.name.as_str()))
-                ),
-            );
-            continue;
-        };
-        seen[i] = true;
-        let text = match a.decode_and_unescape_value(decoder) {
-            Ok(v) => v,
-            Err(e) => {
-                diags.at(
-                    span,
-                    format!("malformed value: {e}"),
-                    "text with &lt; &gt; &amp; &quot; &apos; or &#NN; escapes",
-                );
-                continue;
-            }
-        };
-        let value = match decl.ty {
-            AttributeType::Str => Some(b.string(&text)),
-            AttributeType::Int => text.trim().parse().ok().map(Val::Int),
-            AttributeType::Float => parse_float(text.trim()).map(Val::Float),
-            AttributeType::Bool => match text.trim() {
-                "true" | "1" => Some(Val::Bool(true)),
-                "false" | "0" => Some(Val::Bool(false)),
-                _ => None,
-            },
-        };
-        match value {
-            Some(v) => {
-                let n = b.name(&key);
-                b.sheet.attrs.push((n, v));
-            }
-            None => {
-                let (short, long) = match decl.ty {
-                    AttributeType::Int => ("an int", "a 32-bit integer (xsd:int)"),
-                    AttributeType::Float => (
-                        "a float",
-                        "a number such as 1.5, -2e3, INF or NaN (xsd:float)",
-                    ),
-                    _ => ("a boolean", "true, false, 1 or 0 (xsd:boolean)"),
-                };
-                diags.at(span, format!("`{key}` is {text:?}, not {short}"), long);
-            }
-        }
-    }
     if let Some(t) = ty {
+        let seen = attributes(b, cx, start, t, &name, &tag);
         for (decl, _) in t
             .attributes
             .iter()
             .zip(&seen)
             .filter(|(d, s)| d.required && !**s)
         {
-            diags.at(
+            cx.diags.at(
                 tag.clone(),
                 format!("<{name}> has no `{}` attribute", decl.name),
                 format!("{}=\"...\" ({}, required)", decl.name, decl.ty.xsd()),
             );
         }
+    } else {
+        malformed_attributes(cx, start, &tag);
     }
     let key = ty.map_or(0, |t| b.key(t));
     let attrs_len = (b.sheet.attrs.len() as u32 - attrs_start) as u16;
@@ -454,6 +327,179 @@ fn open<'s>(
         last: 0,
         text: String::new(),
         text_reported: false,
+    }
+}
+
+/// The type of element `name` in `parent` (the root's when there is no
+/// parent), counting it in the parent's sequence; `None`, with a problem
+/// reported, when the schema does not allow it there (or when the parent
+/// has no type: its problem is reported already).
+fn element_type<'s>(
+    cx: &mut Context<'s, '_, '_, '_>,
+    parent: Option<&mut Frame<'s>>,
+    name: &str,
+    tag: &std::ops::Range<usize>,
+) -> Option<&'s ComplexType> {
+    let schema = cx.schema;
+    let Some(parent) = parent else {
+        if name == schema.root {
+            return Some(&schema.types[schema.root_type]);
+        }
+        cx.diags.at(
+            tag.clone(),
+            format!("root element <{name}> is not declared by the schema"),
+            format!("<{}>", schema.root),
+        );
+        return None;
+    };
+    let pt = parent.ty?;
+    if pt.simple_content {
+        cx.diags.at(
+            tag.clone(),
+            format!("element <{name}> in <{}>", parent.name),
+            "text only: its type has simple content",
+        );
+        return None;
+    }
+    let Some((i, decl)) = pt.child(name) else {
+        cx.diags.at(
+            tag.clone(),
+            format!("unknown element <{name}> in <{}>", parent.name),
+            format!(
+                "one of {}",
+                list(pt.children.iter().map(|c| c.name.as_str()))
+            ),
+        );
+        return None;
+    };
+    parent.counts[i] += 1;
+    if decl.max.is_some_and(|m| parent.counts[i] > m) {
+        cx.diags.at(
+            tag.clone(),
+            format!("too many <{name}> in <{}>", parent.name),
+            format!("at most {}", decl.max.unwrap_or_default()),
+        );
+    }
+    if i < parent.last {
+        let last = &pt.children[parent.last].name;
+        cx.diags.at(
+            tag.clone(),
+            format!("<{name}> after <{last}> in <{}>", parent.name),
+            format!("the order of the schema's sequence: <{name}> before <{last}>"),
+        );
+    }
+    parent.last = parent.last.max(i);
+    Some(&schema.types[decl.ty])
+}
+
+/// Whether an attribute is XML's or XSD's, not data.
+fn is_markup(key: &str) -> bool {
+    key == "xmlns" || key.starts_with("xmlns:") || key.starts_with("xsi:")
+}
+
+/// Reports the malformed attributes of an element whose type is unknown.
+fn malformed_attributes(
+    cx: &mut Context<'_, '_, '_, '_>,
+    start: &BytesStart<'_>,
+    tag: &std::ops::Range<usize>,
+) {
+    for e in start.attributes().filter_map(Result::err) {
+        cx.diags.at(
+            tag.clone(),
+            format!("malformed attribute: {e}"),
+            "name=\"value\", each name once",
+        );
+    }
+}
+
+/// Reads the attributes of element `name` of type `t` into the sheet;
+/// returns which of the type's attributes were given.
+fn attributes(
+    b: &mut Builder,
+    cx: &mut Context<'_, '_, '_, '_>,
+    start: &BytesStart<'_>,
+    t: &ComplexType,
+    name: &str,
+    tag: &std::ops::Range<usize>,
+) -> Vec<bool> {
+    let mut seen = vec![false; t.attributes.len()];
+    for a in start.attributes() {
+        let a = match a {
+            Ok(a) => a,
+            Err(e) => {
+                cx.diags.at(
+                    tag.clone(),
+                    format!("malformed attribute: {e}"),
+                    "name=\"value\", each name once",
+                );
+                continue;
+            }
+        };
+        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        if is_markup(&key) {
+            continue;
+        }
+        let Some((i, decl)) = t.attribute(&key) else {
+            cx.diags.at(
+                span_of(cx.source, a.key.as_ref()),
+                format!("unknown attribute `{key}` on <{name}>"),
+                format!(
+                    "one of {}",
+                    list(t.attributes.iter().map(|a| a.name.as_str()))
+                ),
+            );
+            continue;
+        };
+        seen[i] = true;
+        let span = span_of(cx.source, &a.value);
+        let text = match a.decode_and_unescape_value(cx.decoder) {
+            Ok(v) => v,
+            Err(e) => {
+                cx.diags.at(
+                    span,
+                    format!("malformed value: {e}"),
+                    "text with &lt; &gt; &amp; &quot; &apos; or &#NN; escapes",
+                );
+                continue;
+            }
+        };
+        match typed_value(b, decl.ty, &text) {
+            Ok(v) => {
+                let n = b.name(&key);
+                b.sheet.attrs.push((n, v));
+            }
+            Err((short, long)) => {
+                cx.diags
+                    .at(span, format!("`{key}` is {text:?}, not {short}"), long);
+            }
+        }
+    }
+    seen
+}
+
+/// The value of attribute text of type `ty`, or what it should have been
+/// (briefly, then in full).
+fn typed_value(
+    b: &mut Builder,
+    ty: AttributeType,
+    text: &str,
+) -> Result<Val, (&'static str, &'static str)> {
+    match ty {
+        AttributeType::Str => Ok(b.string(text)),
+        AttributeType::Int => text
+            .trim()
+            .parse()
+            .map(Val::Int)
+            .map_err(|_| ("an int", "a 32-bit integer (xsd:int)")),
+        AttributeType::Float => parse_float(text.trim()).map(Val::Float).ok_or((
+            "a float",
+            "a number such as 1.5, -2e3, INF or NaN (xsd:float)",
+        )),
+        AttributeType::Bool => match text.trim() {
+            "true" | "1" => Ok(Val::Bool(true)),
+            "false" | "0" => Ok(Val::Bool(false)),
+            _ => Err(("a boolean", "true, false, 1 or 0 (xsd:boolean)")),
+        },
     }
 }
 

@@ -40,13 +40,10 @@ impl Report {
     pub fn is_ok(&self) -> bool {
         self.problems.is_empty()
     }
-}
 
-/// Verifies a `.dat`: decryption and inflation must work; a declared size
-/// that differs is reported, and the inflated bytes are verified.
-pub fn verify_dat(dat: &[u8], key: &DatKey, arch: Option<Arch>) -> Report {
-    match unpack_lenient(dat, key) {
-        Err(e) => Report {
+    /// The report of a file whose structure cannot be read.
+    fn unreadable(e: crate::Error) -> Self {
+        Report {
             arch: None,
             version: None,
             nodes: 0,
@@ -58,7 +55,15 @@ pub fn verify_dat(dat: &[u8], key: &DatKey, arch: Option<Arch>) -> Report {
                 place: Place::File,
                 kind: ProblemKind::Structure(e),
             }],
-        },
+        }
+    }
+}
+
+/// Verifies a `.dat`: decryption and inflation must work; a declared size
+/// that differs is reported, and the inflated bytes are verified.
+pub fn verify_dat(dat: &[u8], key: &DatKey, arch: Option<Arch>) -> Report {
+    match unpack_lenient(dat, key) {
+        Err(e) => Report::unreadable(e),
         Ok((dec, declared)) => {
             let mut report = verify(&dec, arch);
             if declared as usize != dec.len() {
@@ -83,28 +88,13 @@ pub fn verify_dat(dat: &[u8], key: &DatKey, arch: Option<Arch>) -> Report {
 /// Verifies decompressed bytes strictly (finding the element layout when
 /// `arch` is `None`), returning every problem found.
 pub fn verify(dec: &[u8], arch: Option<Arch>) -> Report {
+    let layout = match detect_layout(dec, arch) {
+        Ok(l) => l,
+        Err(e) => return Report::unreadable(e),
+    };
     let mut v = Verifier {
         b: dec,
         problems: Vec::new(),
-    };
-    let layout = match detect_layout(dec, arch) {
-        Ok(l) => l,
-        Err(e) => {
-            v.problems.push(Problem {
-                offset: 0,
-                place: Place::File,
-                kind: ProblemKind::Structure(e),
-            });
-            return Report {
-                arch: None,
-                version: None,
-                nodes: 0,
-                attributes: 0,
-                node_records: 0,
-                attribute_records: 0,
-                problems: v.problems,
-            };
-        }
     };
     let (nodes, attributes) = v.run(&layout);
     Report {

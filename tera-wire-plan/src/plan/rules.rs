@@ -1,7 +1,7 @@
 //! The second stage of planning: each rule of placement, checked on its
 //! own over the resolved placements.
 
-use super::resolve::{Concern, Links, Mistakes, Placement};
+use super::resolve::{Concern, Link, Links, Mistakes, Placement};
 use crate::error::PlanErrorKind;
 use crate::spec::FieldSpec;
 
@@ -34,17 +34,13 @@ pub(super) fn refs_come_before_their_fields<S: Clone>(
     links: &Links<'_, S>,
     mistakes: &mut Mistakes<S>,
 ) {
-    for link in links.refs.iter().filter(|l| l.target < l.at) {
-        mistakes.push(
-            Concern::Field {
-                at: link.at,
-                placement: Placement::Ref,
-                nth: link.nth,
-            },
-            PlanErrorKind::RefAfterField(link.named.name.clone()),
-            link.named.span.clone(),
-        );
-    }
+    report(
+        &links.refs,
+        Placement::Ref,
+        |l| l.target < l.at,
+        |l| PlanErrorKind::RefAfterField(l.named.name.clone()),
+        mistakes,
+    );
 }
 
 /// A field's metadata is placed by one ref at most (a ref after its field,
@@ -73,17 +69,13 @@ pub(super) fn parts_come_after_their_object<S: Clone>(
     links: &Links<'_, S>,
     mistakes: &mut Mistakes<S>,
 ) {
-    for link in links.parts.iter().filter(|l| l.target <= l.at) {
-        mistakes.push(
-            Concern::Field {
-                at: link.at,
-                placement: Placement::Part,
-                nth: link.nth,
-            },
-            PlanErrorKind::PartBeforeObject,
-            link.named.span.clone(),
-        );
-    }
+    report(
+        &links.parts,
+        Placement::Part,
+        |l| l.target <= l.at,
+        |_| PlanErrorKind::PartBeforeObject,
+        mistakes,
+    );
 }
 
 /// A repeated field is repeated after itself (`int32 a` twice in a row) or
@@ -92,14 +84,32 @@ pub(super) fn repeats_come_after_their_field<S: Clone>(
     links: &Links<'_, S>,
     mistakes: &mut Mistakes<S>,
 ) {
-    for link in links.repeats.iter().filter(|l| l.target < l.at) {
+    report(
+        &links.repeats,
+        Placement::Repeat,
+        |l| l.target < l.at,
+        |_| PlanErrorKind::RepeatBeforeField,
+        mistakes,
+    );
+}
+
+/// Each link of `links` (of its field's `placement`) that is `wrong` is a
+/// mistake of `kind`, at the name as written.
+fn report<S: Clone>(
+    links: &[Link<'_, S>],
+    placement: Placement,
+    wrong: impl Fn(&Link<'_, S>) -> bool,
+    kind: impl Fn(&Link<'_, S>) -> PlanErrorKind,
+    mistakes: &mut Mistakes<S>,
+) {
+    for link in links.iter().filter(|l| wrong(l)) {
         mistakes.push(
             Concern::Field {
                 at: link.at,
-                placement: Placement::Repeat,
+                placement,
                 nth: link.nth,
             },
-            PlanErrorKind::RepeatBeforeField,
+            kind(link),
             link.named.span.clone(),
         );
     }
