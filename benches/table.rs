@@ -2,8 +2,11 @@
 //! (b) decode + visit (every string decoded to a new `String`), (b2) the
 //! same with every string decoded into one reused `String`
 //! (`Str::decode_into`), (c) encode of the decoded value, (d) encode of an
-//! owned value; the hand-written codecs; generated/hand-written; and the
-//! speed-up over the JS reference timed in the same run.
+//! owned value; (e) dynamic decode to a value tree and (f) dynamic encode of
+//! it (`tera-dynamic`, the def loaded at run time), and dynamic/generated;
+//! the hand-written codecs; generated/hand-written; the speed-up over the
+//! JS reference timed in the same run; and the time to load the whole
+//! corpus (defs and maps: parse, validate, plan) at run time.
 //!
 //! ```text
 //! TERA_DATA_DIR=/work/shared/tera-data cargo bench --bench table
@@ -43,6 +46,7 @@ mod table {
     use crate::common::types::{Family, with_family};
     use crate::handwritten::{Codec, Hand, with_hand};
     use tera_data::Packet;
+    use tera_dynamic::{Catalog, Schema};
 
     const BATCH: Duration = Duration::from_millis(2);
     /// A JS figure whose max is more than this times its min is flagged.
@@ -86,8 +90,8 @@ mod table {
     }
 
     /// One run's figures of one packet: gen (a) (b) (c) (d), hand (a) (b)
-    /// (c), gen (b2).
-    type Run = [Option<f64>; 8];
+    /// (c), gen (b2), dynamic (e) (f).
+    type Run = [Option<f64>; 10];
 
     fn generated<F: Family>(bytes: &[u8], run: &mut Run) {
         let mut buf = vec![0u8; 65536];
@@ -102,6 +106,40 @@ mod table {
         run[3] = Some(time(|| ops::encode_owned::<F>(black_box(&owned), &mut buf)));
         let mut text = String::with_capacity(1024);
         run[7] = Some(time(|| ops::visit_reused::<F>(black_box(bytes), &mut text)));
+    }
+
+    fn dynamic(schema: &Schema, bytes: &[u8], run: &mut Run) {
+        let mut buf = vec![0u8; 65536];
+        let value = schema
+            .decode(bytes)
+            .expect("bench packet decodes dynamically");
+        let n = schema
+            .encode_into(&value, 0, &mut buf)
+            .expect("encodes dynamically");
+        assert_eq!(
+            &buf[..n],
+            bytes,
+            "{}: dynamic encode differs",
+            schema.name()
+        );
+        run[8] = Some(time(|| schema.decode(black_box(bytes)).map(|v| v.len())));
+        run[9] = Some(time(|| schema.encode_into(black_box(&value), 0, &mut buf)));
+    }
+
+    /// Loading every def and map of the corpus at run time: the median and
+    /// lowest ms of `times` loads.
+    fn load_time(root: &std::path::Path, times: usize) -> (f64, f64, usize) {
+        let mut ms = Vec::new();
+        let mut defs = 0;
+        for _ in 0..times {
+            let t = Instant::now();
+            let mut catalog = Catalog::new();
+            catalog.load_dir(root);
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            defs = black_box(catalog).len();
+        }
+        let lowest = ms.iter().copied().fold(f64::INFINITY, f64::min);
+        (median(&mut ms), lowest, defs)
     }
 
     fn handwritten<H: Hand>(bytes: &[u8], run: &mut Run) {
@@ -164,18 +202,36 @@ mod table {
             Err(why) => format!("No JS figures ({why}): Rust columns only."),
         };
         eprintln!("benches/table: {notice}");
+        let root = data::defs_dir().and_then(|d| d.parent().map(|p| p.to_path_buf()));
+        let mut catalog = Catalog::new();
+        if let Some(root) = &root {
+            catalog.load_dir(root);
+        }
         let mut all: Vec<Vec<Run>> = vec![Vec::new(); packets.len()];
         for r in 0..runs {
             eprintln!("run {}/{runs}", r + 1);
             for (p, runs_of_p) in packets.iter().zip(&mut all) {
-                let mut run = [None; 8];
+                let mut run = [None; 10];
                 with_family!(p.def.as_str(), F => generated::<F>(&p.bytes, &mut run), _ => ());
                 with_hand!(p.def.as_str(), H => handwritten::<H>(&p.bytes, &mut run), _ => ());
+                let (name, version) = p.def.rsplit_once('.').unwrap_or((p.def.as_str(), ""));
+                if let Some(schema) = version.parse().ok().and_then(|v| catalog.get(name, v)) {
+                    dynamic(schema, &p.bytes, &mut run);
+                }
                 runs_of_p.push(run);
             }
         }
         println!("{notice}\n");
         print_table(&packets, &all, js.as_ref().ok());
+        if let Some(root) = &root {
+            let (median, lowest, defs) = load_time(root, 2 * runs + 1);
+            println!(
+                "\nLoading the corpus at run time ({defs} defs and the maps of {}: read, parse, \
+                 validate, plan): {median:.1} ms median, {lowest:.1} ms lowest of {} loads.",
+                root.display(),
+                2 * runs + 1
+            );
+        }
     }
 
     /// Median and range over the runs of column `k`.
@@ -195,12 +251,17 @@ mod table {
         }
     }
 
-    /// A packet's row: the 8 medians, gen/hand for (a)-(c), vs JS for (a),
-    /// (b), (b2), (c), (d).
-    type Row = ([Option<f64>; 8], [Option<f64>; 3], [Option<f64>; 5]);
+    /// A packet's row: the 10 medians, gen/hand for (a)-(c) and
+    /// dynamic/generated for (e)/(a), (f)/(c), vs JS for (a), (b), (b2),
+    /// (c), (d), (e), (f).
+    type Row = ([Option<f64>; 10], [Option<f64>; 5], [Option<f64>; 7]);
 
     /// The columns of the table in order: index into `Run`.
-    const SHOWN: [usize; 8] = [0, 1, 7, 2, 3, 4, 5, 6];
+    const SHOWN: [usize; 10] = [0, 1, 7, 2, 3, 8, 9, 4, 5, 6];
+
+    /// The pairs timed side by side whose per-run ratio is shown: gen/hand
+    /// (a), (b), (c); dyn/gen (e)/(a), (f)/(c).
+    const RATIOS: [(usize, usize); 5] = [(0, 4), (1, 5), (2, 6), (8, 0), (9, 2)];
 
     fn print_table(packets: &[BenchPacket], all: &[Vec<Run>], js: Option<&Js>) {
         let mut heads = vec![
@@ -211,12 +272,16 @@ mod table {
             "(b2) visit reused",
             "(c) encode",
             "(d) encode owned",
+            "(e) dynamic decode",
+            "(f) dynamic encode",
             "hand (a)",
             "hand (b)",
             "hand (c)",
             "gen/hand (a)",
             "gen/hand (b)",
             "gen/hand (c)",
+            "dyn/gen (e)/(a)",
+            "dyn/gen (f)/(c)",
         ];
         if js.is_some() {
             heads.extend([
@@ -227,6 +292,8 @@ mod table {
                 "vs JS (b2)",
                 "vs JS (c)",
                 "vs JS (d)",
+                "vs JS (e)",
+                "vs JS (f)",
             ]);
         }
         println!("| {} |", heads.join(" | "));
@@ -235,16 +302,15 @@ mod table {
         let mut mismatched: Vec<&str> = Vec::new();
         let mut noisy: Vec<&str> = Vec::new();
         for (p, runs) in packets.iter().zip(all) {
-            let st: Vec<Option<(f64, f64, f64)>> = (0..8).map(|k| stats(runs, k)).collect();
-            let med: [Option<f64>; 8] = std::array::from_fn(|k| st[k].map(|s| s.0));
-            // Generated and hand-written code are timed next to each other
-            // in every run: the median of the per-run ratios is steadier on
-            // a noisy machine than the ratio of the medians.
-            let gen_hand: [Option<f64>; 3] = std::array::from_fn(|k| {
-                let mut ratios: Vec<f64> = runs
-                    .iter()
-                    .filter_map(|r| Some(r[k]? / r[k + 4]?))
-                    .collect();
+            let st: Vec<Option<(f64, f64, f64)>> = (0..10).map(|k| stats(runs, k)).collect();
+            let med: [Option<f64>; 10] = std::array::from_fn(|k| st[k].map(|s| s.0));
+            // Generated, hand-written and dynamic code are timed next to
+            // each other in every run: the median of the per-run ratios is
+            // steadier on a noisy machine than the ratio of the medians.
+            let gen_hand: [Option<f64>; 5] = std::array::from_fn(|k| {
+                let (a, b) = RATIOS[k];
+                let mut ratios: Vec<f64> =
+                    runs.iter().filter_map(|r| Some(r[a]? / r[b]?)).collect();
                 (!ratios.is_empty()).then(|| median(&mut ratios))
             });
             let figures = js.and_then(|js| js.by_def.get(&p.def));
@@ -255,10 +321,14 @@ mod table {
             if figures.is_some_and(|f| wide(f.read) || wide(f.write)) {
                 noisy.push(&p.def);
             }
-            // (a), (b), (b2) against the JS read; (c), (d) against its write.
-            let js_ns = figures.map(|f| [f.read.0, f.read.0, f.read.0, f.write.0, f.write.0]);
-            let gen_cols = [0, 1, 7, 2, 3];
-            let vs_js: [Option<f64>; 5] =
+            // (a), (b), (b2), (e) against the JS read; (c), (d), (f)
+            // against its write.
+            let js_ns = figures.map(|f| {
+                let (read, write) = (f.read.0, f.write.0);
+                [read, read, read, write, write, read, write]
+            });
+            let gen_cols = [0, 1, 7, 2, 3, 8, 9];
+            let vs_js: [Option<f64>; 7] =
                 std::array::from_fn(|k| Some(js_ns?[k] / med[gen_cols[k]]?));
             let mut cells = vec![p.def.clone(), p.bytes.len().to_string()];
             cells.extend(SHOWN.iter().map(|&k| range(st[k])));
@@ -274,10 +344,10 @@ mod table {
         let g = |f: &dyn Fn(&Row) -> Option<f64>| geomean(rows.iter().filter_map(f));
         let mut cells = vec!["**geometric mean**".to_string(), String::new()];
         cells.extend(SHOWN.iter().map(|&k| ns(g(&|r| r.0[k]))));
-        cells.extend((0..3).map(|k| ratio(g(&|r| r.1[k]))));
+        cells.extend((0..5).map(|k| ratio(g(&|r| r.1[k]))));
         if js.is_some() {
             cells.extend([String::new(), String::new()]);
-            cells.extend((0..5).map(|k| speedup(g(&|r| r.2[k]))));
+            cells.extend((0..7).map(|k| speedup(g(&|r| r.2[k]))));
             println!("| {} |", cells.join(" | "));
             let worst = |k: usize| {
                 rows.iter()
@@ -285,8 +355,8 @@ mod table {
                     .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
             };
             let mut cells = vec!["**lowest vs JS**".to_string()];
-            cells.extend((1..heads.len() - 5).map(|_| String::new()));
-            cells.extend((0..5).map(|k| speedup(worst(k))));
+            cells.extend((1..heads.len() - 7).map(|_| String::new()));
+            cells.extend((0..7).map(|k| speedup(worst(k))));
             println!("| {} |", cells.join(" | "));
         } else {
             println!("| {} |", cells.join(" | "));

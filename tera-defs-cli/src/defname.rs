@@ -38,21 +38,24 @@ pub fn split(spec: &str) -> Option<(String, Option<u32>)> {
 /// Resolves a `--def` value; `version` (from `--version`) applies when the
 /// spec has none. Without any version the highest one is taken.
 pub fn resolve(spec: &str, version: Option<u32>) -> Result<DefRef, Fail> {
+    let (name, version) = spec_version(spec, version)?;
+    lookup(&name, version).map_err(Fail::Usage)
+}
+
+/// The name and version a `--def` value and `--version` ask for.
+pub fn spec_version(spec: &str, version: Option<u32>) -> Result<(String, Option<u32>), Fail> {
     let Some((name, spec_version)) = split(spec) else {
         return Err(Fail::Usage(format!(
             "`{spec}` is not a def: expected NAME, NAME.VERSION or NAME.VERSION.def \
              (e.g. S_CHAT.2)"
         )));
     };
-    let version = match (spec_version, version) {
-        (Some(a), Some(b)) if a != b => {
-            return Err(Fail::Usage(format!(
-                "`{spec}` names version {a} but --version says {b}"
-            )));
-        }
-        (a, b) => a.or(b),
-    };
-    lookup(&name, version).map_err(Fail::Usage)
+    match (spec_version, version) {
+        (Some(a), Some(b)) if a != b => Err(Fail::Usage(format!(
+            "`{spec}` names version {a} but --version says {b}"
+        ))),
+        (a, b) => Ok((name, a.or(b))),
+    }
 }
 
 /// Finds `name` (at `version`, or its highest version) in [`PACKETS`]; the

@@ -116,20 +116,7 @@ impl Packets {
         let Some(catalog) = &self.catalog else {
             return defname::resolve(spec, version).map(Def::Compiled);
         };
-        let Some((name, spec_version)) = defname::split(spec) else {
-            return Err(Fail::Usage(format!(
-                "`{spec}` is not a def: expected NAME, NAME.VERSION or NAME.VERSION.def \
-                 (e.g. S_CHAT.2)"
-            )));
-        };
-        let version = match (spec_version, version) {
-            (Some(a), Some(b)) if a != b => {
-                return Err(Fail::Usage(format!(
-                    "`{spec}` names version {a} but --version says {b}"
-                )));
-            }
-            (a, b) => a.or(b),
-        };
+        let (name, version) = defname::spec_version(spec, version)?;
         lookup(catalog, &name, version).map_err(Fail::Usage)
     }
 

@@ -9,6 +9,7 @@ use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
 use tera_wire_plan::{Segment, Step};
 
 use crate::error::DecodeError;
+use crate::refs::RefPositions;
 use crate::scalar;
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
@@ -60,11 +61,8 @@ impl Schema {
 /// The zero value of a struct: what the generated type's `Default` holds.
 pub(crate) fn zero_record(s: &Struct) -> Record<'static> {
     Record {
-        fields: s
-            .fields
-            .iter()
-            .map(|f| (Arc::clone(&f.name), zero(&f.kind)))
-            .collect(),
+        names: Arc::clone(&s.names),
+        values: s.fields.iter().map(|f| zero(&f.kind)).collect(),
     }
 }
 
@@ -89,15 +87,14 @@ fn read_block<'a>(s: &Struct, r: &mut Reader<'a>) -> Decoded<Record<'a>> {
 /// implicit slots start at `meta`.
 fn read_struct<'a>(s: &Struct, r: &mut Reader<'a>, meta: usize) -> Decoded<Record<'a>> {
     let mut record = Record {
-        fields: Vec::with_capacity(s.fields.len()),
+        names: Arc::clone(&s.names),
+        values: Vec::with_capacity(s.fields.len()),
     };
-    // Every field is set by its step; the placeholders never show.
-    record.fields.extend(
-        s.fields
-            .iter()
-            .map(|f| (Arc::clone(&f.name), Value::Bool(false))),
-    );
     read_steps(s, None, r, meta, &mut record)?;
+    // Every field has a step; a def without one would show zeros.
+    for f in &s.fields[record.values.len().min(s.fields.len())..] {
+        record.values.push(zero(&f.kind));
+    }
     Ok(record)
 }
 
@@ -111,29 +108,35 @@ fn read_steps<'a>(
 ) -> Decoded<()> {
     let steps = s.steps(part);
     // Explicit refs: where each placed its field's metadata.
-    let mut refs: Vec<(usize, usize)> = Vec::new();
+    let mut refs = RefPositions::default();
     let mut read = |step: Step, r: &mut Reader<'a>, record: &mut Record<'a>| -> Decoded<()> {
         let i = step.field();
         let field = &s.fields[i];
         let named = |e: DecodeError| e.in_field(&field.name);
         match step {
             Step::Ref(i) => {
-                refs.push((i, r.pos()));
+                refs.push(i, r.pos());
                 r.skip(2 * s.fields[i].kind.meta_words())?;
             }
             Step::Field(i) => {
                 let at = if s.plan.explicit() {
-                    refs.iter()
-                        .find(|&&(f, _)| f == i)
-                        .map_or(r.pos(), |&(_, at)| at)
+                    refs.get(i).unwrap_or(r.pos())
                 } else {
                     meta + 2 * steps.slot(i, 0)
                 };
-                record.fields[i].1 = read_field(&field.kind, r, at).map_err(named)?;
+                put(
+                    &mut record.values,
+                    i,
+                    read_field(&field.kind, r, at).map_err(named)?,
+                );
             }
             Step::Repeat(i) => {
                 if let Kind::Scalar(sc) = field.kind {
-                    record.fields[i].1 = scalar::read(sc, r).map_err(|e| named(e.into()))?;
+                    put(
+                        &mut record.values,
+                        i,
+                        scalar::read(sc, r).map_err(|e| named(e.into()))?,
+                    );
                 }
             }
             Step::Part { field: i, part: p } => {
@@ -141,9 +144,9 @@ fn read_steps<'a>(
                     return Ok(());
                 };
                 if p == 0 {
-                    record.fields[i].1 = Value::Object(zero_record(child));
+                    put(&mut record.values, i, Value::Object(zero_record(child)));
                 }
-                if let Value::Object(inner) = &mut record.fields[i].1 {
+                if let Some(Value::Object(inner)) = record.values.get_mut(i) {
                     let at = meta + 2 * steps.slot(i, p);
                     read_steps(child, Some(p), r, at, inner).map_err(named)?;
                 }
@@ -174,7 +177,23 @@ fn read_steps<'a>(
     Ok(())
 }
 
+/// Sets field `i`: fields are mostly read in order, so usually a push.
+#[inline]
+fn put<'a>(values: &mut Vec<Value<'a>>, i: usize, value: Value<'a>) {
+    if i == values.len() {
+        values.push(value);
+    } else if let Some(slot) = values.get_mut(i) {
+        *slot = value;
+    } else {
+        // A field read before one declared earlier (a split object's part):
+        // the earlier ones are set by their own steps later.
+        values.resize(i, Value::Bool(false));
+        values.push(value);
+    }
+}
+
 /// A field whose metadata words are at `meta`.
+#[inline]
 fn read_field<'a>(kind: &Kind, r: &mut Reader<'a>, meta: usize) -> Decoded<Value<'a>> {
     Ok(match kind {
         Kind::Scalar(s) => scalar::read(*s, r)?,

@@ -9,6 +9,7 @@ use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Wr
 use tera_wire_plan::{Segment, Step};
 
 use crate::error::EncodeError;
+use crate::refs::RefPositions;
 use crate::scalar;
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
@@ -90,14 +91,17 @@ fn mismatch(expected: &'static str, found: Option<&Value<'_>>) -> EncodeError {
 
 /// The values of `record` in the order of `s`'s fields, or the first
 /// field that is missing or named otherwise.
-fn fields_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Encoded<&'r [(Arc<str>, Value<'a>)]> {
-    for (k, f) in s.fields.iter().enumerate() {
-        match record.fields.get(k) {
-            Some((name, _)) if Arc::ptr_eq(name, &f.name) || **name == *f.name => {}
-            _ => return Err(inside(&f.name, mismatch(kind_name(&f.kind), None))),
+fn fields_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Encoded<&'r [Value<'a>]> {
+    let same = Arc::ptr_eq(&record.names, &s.names) && record.values.len() == s.fields.len();
+    if !same {
+        for (k, f) in s.fields.iter().enumerate() {
+            match (record.names.get(k), record.values.get(k)) {
+                (Some(name), Some(_)) if **name == *f.name => {}
+                _ => return Err(inside(&f.name, mismatch(kind_name(&f.kind), None))),
+            }
         }
     }
-    Ok(&record.fields)
+    Ok(&record.values)
 }
 
 fn kind_name(kind: &Kind) -> &'static str {
@@ -128,7 +132,7 @@ fn steps_len(s: &Struct, part: Option<usize>, record: &Record<'_>) -> Encoded<us
             }
             Segment::Interleaved(group) => {
                 for &i in group {
-                    total += field_len(&s.fields[i].kind, &values[i].1)
+                    total += field_len(&s.fields[i].kind, &values[i])
                         .map_err(|e| inside(&s.fields[i].name, e))?;
                 }
                 continue;
@@ -136,7 +140,7 @@ fn steps_len(s: &Struct, part: Option<usize>, record: &Record<'_>) -> Encoded<us
         };
         for &step in steps {
             let i = step.field();
-            let (field, value) = (&s.fields[i], &values[i].1);
+            let (field, value) = (&s.fields[i], &values[i]);
             total += match step {
                 Step::Ref(i) => Ok(2 * s.fields[i].kind.meta_words()),
                 Step::Field(_) | Step::Repeat(_) => field_len(&field.kind, value),
@@ -198,12 +202,10 @@ fn write_steps(
     meta: usize,
 ) {
     let steps = s.steps(part);
-    let mut refs: Vec<(usize, usize)> = Vec::new();
-    let meta_of = |i: usize, refs: &[(usize, usize)], w: &Writer<'_>| {
+    let mut refs = RefPositions::default();
+    let meta_of = |i: usize, refs: &RefPositions, w: &Writer<'_>| {
         if s.plan.explicit() {
-            refs.iter()
-                .find(|&&(f, _)| f == i)
-                .map_or(w.pos(), |&(_, at)| at)
+            refs.get(i).unwrap_or(w.pos())
         } else {
             meta + 2 * steps.slot(i, 0)
         }
@@ -223,10 +225,10 @@ fn write_steps(
         };
         for &step in run {
             let i = step.field();
-            let (kind, value) = (&s.fields[i].kind, &record.fields[i].1);
+            let (kind, value) = (&s.fields[i].kind, &record.values[i]);
             match step {
                 Step::Ref(i) => {
-                    refs.push((i, w.pos()));
+                    refs.push(i, w.pos());
                     w.zeros(2 * kind.meta_words());
                 }
                 Step::Field(i) => {
@@ -281,8 +283,7 @@ fn write_interleaved(
 ) {
     let mut lists: Vec<(&Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
     for &i in group {
-        if let (Kind::Array(element), Value::Array(items)) =
-            (&s.fields[i].kind, &record.fields[i].1)
+        if let (Kind::Array(element), Value::Array(items)) = (&s.fields[i].kind, &record.values[i])
         {
             let at = meta_of(i, w);
             lists.push((element, items, Chain::start(w, at, items.len())));

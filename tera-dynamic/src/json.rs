@@ -52,9 +52,9 @@ impl Serialize for Value<'_> {
 
 impl Serialize for Record<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.fields.len()))?;
-        for (name, value) in &self.fields {
-            map.serialize_entry(&**name, value)?;
+        let mut map = s.serialize_map(Some(self.values.len()))?;
+        for (name, value) in self.iter() {
+            map.serialize_entry(name, value)?;
         }
         map.end()
     }
@@ -106,25 +106,27 @@ impl<'de> Visitor<'de> for StructSeed<'_> {
             }
         }
         let mut record = Record {
-            fields: Vec::with_capacity(fields.len()),
+            names: Arc::clone(&self.0.names),
+            values: Vec::with_capacity(fields.len()),
         };
         for (f, v) in fields.iter().zip(values) {
             let v =
                 v.ok_or_else(|| de::Error::custom(format_args!("missing field `{}`", f.name)))?;
-            record.fields.push((Arc::clone(&f.name), v));
+            record.values.push(v);
         }
         Ok(record)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Record<'static>, A::Error> {
         let mut record = Record {
-            fields: Vec::with_capacity(self.0.fields.len()),
+            names: Arc::clone(&self.0.names),
+            values: Vec::with_capacity(self.0.fields.len()),
         };
         for (n, f) in self.0.fields.iter().enumerate() {
             let v = seq
                 .next_element_seed(KindSeed(&f.kind))?
                 .ok_or_else(|| de::Error::invalid_length(n, &self))?;
-            record.fields.push((Arc::clone(&f.name), v));
+            record.values.push(v);
         }
         Ok(record)
     }

@@ -33,7 +33,8 @@
 //!
 //! Files, one job each: `schema` (a def lowered into plans), `value`,
 //! `scalar` (each scalar as its runtime type), `decode`, `encode`, `json`
-//! (serde), `catalog` (loading and lookup), `error`.
+//! (serde), `refs` (the positions of explicit refs during a walk), `catalog`
+//! (loading and lookup), `error`.
 
 #![warn(missing_docs)]
 
@@ -42,6 +43,7 @@ mod decode;
 mod encode;
 mod error;
 mod json;
+mod refs;
 mod scalar;
 mod schema;
 mod value;

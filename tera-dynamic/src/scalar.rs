@@ -35,6 +35,7 @@ macro_rules! with_scalar {
 pub(crate) use with_scalar;
 
 /// Reads scalar `s` at the cursor.
+#[inline(always)]
 pub(crate) fn read<'a>(s: Scalar, r: &mut Reader<'a>) -> Result<Value<'a>> {
     macro_rules! read {
         ($t:ty, $v:ident) => {

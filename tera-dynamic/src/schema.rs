@@ -10,6 +10,8 @@ use tera_defs_front::model::{Def, ElemType, FieldType, Scalar};
 use tera_defs_front::plan::{LayoutError, StructPlan};
 use tera_wire_plan::{Plan, Segment, Step};
 
+use crate::value::Names;
+
 /// A def ready to decode and encode: its name, version and root block.
 #[derive(Debug, Clone)]
 pub struct Schema {
@@ -66,6 +68,8 @@ impl Schema {
 pub(crate) struct Struct {
     pub(crate) plan: Plan,
     pub(crate) fields: Vec<FieldSchema>,
+    /// The fields' names, shared by every record of the struct.
+    pub(crate) names: Names,
     /// Every step, as a block or a whole object walks them.
     pub(crate) all: Steps,
     /// The steps of each part, for a split object.
@@ -180,6 +184,7 @@ impl Struct {
         Ok(Struct {
             meta_words: all.words,
             plan,
+            names: fields.iter().map(|f| Arc::clone(&f.name)).collect(),
             fields,
             all,
             parts,

@@ -53,52 +53,50 @@ pub enum Value<'a> {
 }
 
 /// The fields of a block or object, in def order, by their def names.
+/// The names are the schema's, shared by every record of a struct.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Record<'a> {
-    pub(crate) fields: Vec<(Arc<str>, Value<'a>)>,
+    pub(crate) names: Names,
+    pub(crate) values: Vec<Value<'a>>,
 }
+
+/// The def names of a struct's fields, in order.
+pub(crate) type Names = Arc<[Arc<str>]>;
 
 impl<'a> Record<'a> {
     /// The value of field `name`.
     pub fn get(&self, name: &str) -> Option<&Value<'a>> {
-        self.fields
-            .iter()
-            .find(|(n, _)| &**n == name)
-            .map(|(_, v)| v)
+        let i = self.names.iter().position(|n| &**n == name)?;
+        self.values.get(i)
     }
 
     /// The value of field `name`, to change it. Encoding checks that the
     /// new value has the field's type.
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Value<'a>> {
-        self.fields
-            .iter_mut()
-            .find(|(n, _)| &**n == name)
-            .map(|(_, v)| v)
+        let i = self.names.iter().position(|n| &**n == name)?;
+        self.values.get_mut(i)
     }
 
     /// The fields and their values, in def order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value<'a>)> {
-        self.fields.iter().map(|(n, v)| (&**n, v))
+        self.names.iter().map(|n| &**n).zip(&self.values)
     }
 
     /// The number of fields.
     pub fn len(&self) -> usize {
-        self.fields.len()
+        self.values.len()
     }
 
     /// Whether the block has no fields.
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.values.is_empty()
     }
 
     /// The same record owning its strings and bytes.
     pub fn into_owned(self) -> Record<'static> {
         Record {
-            fields: self
-                .fields
-                .into_iter()
-                .map(|(n, v)| (n, v.into_owned()))
-                .collect(),
+            names: self.names,
+            values: self.values.into_iter().map(Value::into_owned).collect(),
         }
     }
 }

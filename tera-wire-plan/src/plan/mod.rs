@@ -88,8 +88,8 @@ impl Plan {
     /// is reported, in the order of the fields they concern.
     ///
     /// Three stages: the names in placements are resolved to fields
-    /// ([`resolve`]), each rule of placement is checked on its own
-    /// ([`rules`]), and the pieces are put in wire order ([`order`]).
+    /// (`resolve`), each rule of placement is checked on its own
+    /// (`rules`), and the pieces are put in wire order (`order`).
     pub fn new<S: Clone>(fields: &[FieldSpec<S>], whole: S) -> Result<Plan, Vec<PlanError<S>>> {
         let mut mistakes = Mistakes::default();
         let links = Links::resolve(fields, &mut mistakes);
