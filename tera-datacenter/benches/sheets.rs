@@ -4,30 +4,17 @@
 //! level) and decrypting the `.dat` of what they pack to. Without the
 //! sheets it prints a notice and measures nothing.
 
+#[path = "../tests/common/shared_sheets.rs"]
+mod shared_sheets_dir;
+
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use shared_sheets_dir::shared_sheets;
 use tera_datacenter::sheets::{KeysNamespace, read_sheets, validate_sheets, write_sheets};
 use tera_datacenter::{Compression, DatKey, DataCenter, WriteOptions, pack_with, unpack};
-
-fn sheets_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("TERA_DC_SHEETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dc-sheets/sheets")
-        });
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping the sheets and .dat benches: no sheets at {} (set TERA_DC_SHEETS)",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// Bytes of the `.xml` and `.xsd` files below `dir`.
 fn xml_bytes(dir: &Path) -> u64 {
@@ -47,7 +34,9 @@ fn xml_bytes(dir: &Path) -> u64 {
 }
 
 fn benches(c: &mut Criterion) {
-    let Some(dir) = sheets_dir() else { return };
+    let Some(dir) = shared_sheets("the sheets and .dat benches") else {
+        return;
+    };
     let nothing = |_: usize, _: usize| {};
     let dec = read_sheets(&dir, &nothing)
         .expect("the sheets read")

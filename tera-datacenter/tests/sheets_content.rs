@@ -8,30 +8,18 @@
 //! names its `sheets` folder (slow in debug builds: run it with
 //! `cargo test --release -p tera-datacenter --test sheets_content`).
 
+#[path = "common/shared_sheets.rs"]
+mod shared_sheets_dir;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use shared_sheets_dir::shared_sheets;
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use tera_datacenter::sheets::{KeysNamespace, read_sheets, write_sheets};
 use tera_datacenter::{DataCenter, Element, Value, WriteOptions, verify};
-
-fn shared_sheets() -> Option<PathBuf> {
-    let dir = std::env::var_os("TERA_DC_SHEETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dc-sheets/sheets")
-        });
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: no sheets at {} (set TERA_DC_SHEETS)",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// An element as the XML says, attribute values as written.
 #[derive(Debug)]
@@ -343,13 +331,17 @@ fn pack_check_unpack_repack(dir: &Path) {
 
 #[test]
 fn shared_sheets_pack_to_their_content_and_back() {
-    let Some(dir) = shared_sheets() else { return };
+    let Some(dir) = shared_sheets("the shared sheets") else {
+        return;
+    };
     pack_check_unpack_repack(&dir);
 }
 
 #[test]
 fn shared_sheets_without_deduplication_hold_the_same_content() {
-    let Some(dir) = shared_sheets() else { return };
+    let Some(dir) = shared_sheets("the shared sheets") else {
+        return;
+    };
     let shared = pack(&dir);
     let apart = pack_with(
         &dir,
@@ -371,7 +363,9 @@ fn shared_sheets_without_deduplication_hold_the_same_content() {
 
 #[test]
 fn sheets_unpacked_with_novadrop_keys_pack_to_the_same_bytes() {
-    let Some(dir) = shared_sheets() else { return };
+    let Some(dir) = shared_sheets("the shared sheets") else {
+        return;
+    };
     let dec = pack(&dir);
     let dc = DataCenter::parse(&dec).unwrap();
     let out = tempfile::tempdir().unwrap();
