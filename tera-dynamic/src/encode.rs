@@ -123,13 +123,9 @@ fn steps_len(s: &Struct, part: Option<usize>, record: &Record<'_>) -> Encoded<us
     let values = fields_of(s, record)?;
     let mut total = 0;
     for segment in &s.steps(part).segments {
-        let one;
         let steps: &[Step] = match segment {
             Segment::Run(run) => run,
-            Segment::Single(step) => {
-                one = [*step];
-                &one
-            }
+            Segment::Single(step) => std::slice::from_ref(step),
             Segment::Interleaved(group) => {
                 for &i in group {
                     total += field_len(&s.fields[i].kind, &values[i])
@@ -211,13 +207,9 @@ fn write_steps(
         }
     };
     for segment in &steps.segments {
-        let one;
         let run: &[Step] = match segment {
             Segment::Run(run) => run,
-            Segment::Single(step) => {
-                one = [*step];
-                &one
-            }
+            Segment::Single(step) => std::slice::from_ref(step),
             Segment::Interleaved(group) => {
                 write_interleaved(s, group, record, w, |i, w| meta_of(i, &refs, w));
                 continue;
