@@ -1,26 +1,28 @@
-//! Decoding: a walk over each struct's plan that reads every piece through
-//! the runtime's own field types (`Str`, `Bytes`, the scalars) and follows
-//! array links as `tera_packets::Array` does, with the same checks in the
-//! same order, so that it accepts and rejects what the generated packets do.
-
-use std::sync::Arc;
+//! Decoding: each struct's [`Program`] run over the packet, every piece
+//! read through the runtime's own field types (`Str`, `Bytes`, the
+//! scalars) and array links followed as `tera_packets::Array` follows them,
+//! with the same checks in the same order, so that it accepts and rejects
+//! what the generated packets do. Values go into one vector of slots: the
+//! packet's [`View`].
 
 use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
-use tera_wire_plan::{Segment, Step};
 
 use crate::error::DecodeError;
-use crate::refs::RefPositions;
+use crate::program::{Op, Program, RefPositions};
 use crate::scalar;
 use crate::schema::{Element, Kind, Schema, Struct};
+use crate::slot::{Slot, pos};
 use crate::value::{Record, Value};
+use crate::view::View;
 
 type Decoded<T> = Result<T, DecodeError>;
 
 impl Schema {
     /// Decodes a whole packet, header included (its opcode is not looked
     /// at), checking every offset, count, string and list as the generated
-    /// packets do. Strings and bytes borrow from `packet`.
-    pub fn decode<'a>(&self, packet: &'a [u8]) -> Decoded<Record<'a>> {
+    /// packets do, into a [`View`]: every value in one vector, strings and
+    /// bytes borrowed from `packet`. The fastest way to read a packet.
+    pub fn view<'a>(&self, packet: &'a [u8]) -> Decoded<View<'_, 'a>> {
         let declared = match packet {
             [lo, hi, _, _, ..] => u16::from_le_bytes([*lo, *hi]),
             _ => return Err(Error::new(ErrorKind::MissingHeader, 0).into()),
@@ -29,11 +31,21 @@ impl Schema {
             let actual = u32::try_from(packet.len()).unwrap_or(u32::MAX);
             return Err(Error::new(ErrorKind::LengthMismatch { declared, actual }, 0).into());
         }
-        read_block(&self.root, &mut Reader::new(packet))
+        let mut decoder = Decoder {
+            r: Reader::new(packet),
+            slots: Vec::with_capacity(self.root.static_slots),
+        };
+        decoder.block(&self.root)?;
+        Ok(View::new(&self.root, packet, decoder.slots))
     }
-}
 
-impl Schema {
+    /// Decodes a whole packet as [`view`](Schema::view) does, into a
+    /// [`Record`] to read, change and encode again. Strings and bytes
+    /// borrow from `packet`.
+    pub fn decode<'a>(&self, packet: &'a [u8]) -> Decoded<Record<'a>> {
+        Ok(self.view(packet)?.to_record())
+    }
+
     /// A value with every field zero or empty: what the generated packet's
     /// `Default` holds. Set its fields with [`Record::get_mut`].
     pub fn zero(&self) -> Record<'static> {
@@ -61,12 +73,13 @@ impl Schema {
 /// The zero value of a struct: what the generated type's `Default` holds.
 pub(crate) fn zero_record(s: &Struct) -> Record<'static> {
     Record {
-        names: Arc::clone(&s.names),
+        names: std::sync::Arc::clone(&s.names),
         values: s.fields.iter().map(|f| zero(&f.kind)).collect(),
     }
 }
 
-fn zero(kind: &Kind) -> Value<'static> {
+/// The zero value of a field of kind `kind`.
+pub(crate) fn zero(kind: &Kind) -> Value<'static> {
     match kind {
         Kind::Scalar(s) => scalar::zero(*s),
         Kind::String => Value::String(Str::default()),
@@ -76,170 +89,185 @@ fn zero(kind: &Kind) -> Value<'static> {
     }
 }
 
-/// A block at the cursor: its implicit metadata words, then its steps.
-fn read_block<'a>(s: &Struct, r: &mut Reader<'a>) -> Decoded<Record<'a>> {
-    let meta = r.pos();
-    r.skip(2 * s.meta_words)?;
-    read_struct(s, r, meta)
+/// The cursor over the packet and the slots read so far.
+struct Decoder<'a> {
+    r: Reader<'a>,
+    slots: Vec<Slot>,
 }
 
-/// A whole struct (a block after its metadata words, or an object) whose
-/// implicit slots start at `meta`.
-fn read_struct<'a>(s: &Struct, r: &mut Reader<'a>, meta: usize) -> Decoded<Record<'a>> {
-    let mut record = Record {
-        names: Arc::clone(&s.names),
-        values: Vec::with_capacity(s.fields.len()),
-    };
-    read_steps(s, None, r, meta, &mut record)?;
-    // Every field has a step; a def without one would show zeros.
-    for f in &s.fields[record.values.len().min(s.fields.len())..] {
-        record.values.push(zero(&f.kind));
+impl Decoder<'_> {
+    /// Room for a record of `s`, every field zero; its first slot.
+    fn reserve(&mut self, s: &Struct) -> usize {
+        let start = self.slots.len();
+        self.slots.extend_from_slice(&s.zeros);
+        for &i in &s.unread_objects {
+            if let Kind::Object(child) = &s.fields[i].kind {
+                let inner = self.reserve(child);
+                self.slots[start + i] = Slot::Object { start: pos(inner) };
+            }
+        }
+        start
     }
-    Ok(record)
-}
 
-/// The steps of part `part` (all when `None`) into `record`.
-fn read_steps<'a>(
-    s: &Struct,
-    part: Option<usize>,
-    r: &mut Reader<'a>,
-    meta: usize,
-    record: &mut Record<'a>,
-) -> Decoded<()> {
-    let steps = s.steps(part);
-    // Explicit refs: where each placed its field's metadata.
-    let mut refs = RefPositions::default();
-    let mut read = |step: Step, r: &mut Reader<'a>, record: &mut Record<'a>| -> Decoded<()> {
-        let i = step.field();
-        let field = &s.fields[i];
-        let named = |e: DecodeError| e.in_field(&field.name);
-        match step {
-            Step::Ref(i) => {
-                refs.push(i, r.pos());
-                r.skip(2 * s.fields[i].kind.meta_words())?;
-            }
-            Step::Field(i) => {
-                let at = if s.plan.explicit() {
-                    refs.get(i).unwrap_or(r.pos())
-                } else {
-                    meta + 2 * steps.slot(i, 0)
-                };
-                put(
-                    &mut record.values,
-                    i,
-                    read_field(&field.kind, r, at).map_err(named)?,
-                );
-            }
-            Step::Repeat(i) => {
-                if let Kind::Scalar(sc) = field.kind {
-                    put(
-                        &mut record.values,
-                        i,
-                        scalar::read(sc, r).map_err(|e| named(e.into()))?,
-                    );
+    /// A block at the cursor (its implicit metadata words, then its
+    /// fields); its record's first slot.
+    fn block(&mut self, s: &Struct) -> Decoded<usize> {
+        let meta = self.r.pos();
+        self.r.skip(2 * s.meta_words)?;
+        self.object(s, meta)
+    }
+
+    /// A whole struct whose implicit slots start at `meta`; its record's
+    /// first slot.
+    fn object(&mut self, s: &Struct, meta: usize) -> Decoded<usize> {
+        let start = self.reserve(s);
+        self.run(s, &s.all, start, meta)?;
+        Ok(start)
+    }
+
+    /// The operations of `program` into the record of `s` at slot `base`.
+    fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<()> {
+        let mut refs = RefPositions::default();
+        for op in &program.ops {
+            match *op {
+                Op::Scalar { field, scalar } => {
+                    let slot = Slot::read_scalar(scalar, &mut self.r)
+                        .map_err(|e| DecodeError::from(e).in_field(&s.fields[field].name))?;
+                    self.slots[base + field] = slot;
                 }
-            }
-            Step::Part { field: i, part: p } => {
-                let Kind::Object(child) = &field.kind else {
-                    return Ok(());
-                };
-                if p == 0 {
-                    put(&mut record.values, i, Value::Object(zero_record(child)));
+                Op::Var { field, meta: at } => {
+                    let at = at.at(meta, &refs, self.r.pos());
+                    let f = &s.fields[field];
+                    let slot = self.var(&f.kind, at).map_err(|e| e.in_field(&f.name))?;
+                    self.slots[base + field] = slot;
                 }
-                if let Some(Value::Object(inner)) = record.values.get_mut(i) {
-                    let at = meta + 2 * steps.slot(i, p);
-                    read_steps(child, Some(p), r, at, inner).map_err(named)?;
+                Op::Ref { k, bytes } => {
+                    refs.set(k, self.r.pos());
+                    self.r.skip(bytes)?;
+                }
+                Op::Part {
+                    field,
+                    part,
+                    meta: at,
+                } => {
+                    let f = &s.fields[field];
+                    let Kind::Object(child) = &f.kind else {
+                        continue;
+                    };
+                    let start = match self.slots[base + field] {
+                        _ if part == 0 => {
+                            let start = self.reserve(child);
+                            self.slots[base + field] = Slot::Object { start: pos(start) };
+                            start
+                        }
+                        Slot::Object { start } => start as usize,
+                        _ => continue,
+                    };
+                    self.run(child, child.program(Some(part)), start, meta + at)
+                        .map_err(|e| e.in_field(&f.name))?;
+                }
+                Op::Interleaved(ref group) => {
+                    // The group ends where the writer's cursor ends: after
+                    // the furthest element.
+                    let mut end = self.r.pos();
+                    for &(field, at) in group.iter() {
+                        let at = at.at(meta, &refs, self.r.pos());
+                        let f = &s.fields[field];
+                        let slot = self.var(&f.kind, at).map_err(|e| e.in_field(&f.name))?;
+                        self.slots[base + field] = slot;
+                        end = end.max(self.r.pos());
+                    }
+                    self.r.set_pos(end);
                 }
             }
         }
         Ok(())
-    };
-    for segment in &steps.segments {
-        match segment {
-            Segment::Run(run) => {
-                for &step in run {
-                    read(step, r, record)?;
+    }
+
+    /// A string, bytes, array or object field whose metadata is at `meta`.
+    fn var(&mut self, kind: &Kind, meta: usize) -> Decoded<Slot> {
+        Ok(match kind {
+            Kind::Scalar(s) => Slot::read_scalar(*s, &mut self.r)?,
+            Kind::String => self.string(meta)?,
+            Kind::Bytes => {
+                let len = Bytes::read(&mut self.r, meta)?.len();
+                let start = self.r.u16_at(meta)?;
+                Slot::Bytes {
+                    start: start.into(),
+                    len: pos(len),
                 }
             }
-            Segment::Single(step) => read(*step, r, record)?,
-            Segment::Interleaved(group) => {
-                // The group ends where the writer's cursor ends: after the
-                // furthest element.
-                let mut end = r.pos();
-                for &i in group {
-                    read(Step::Field(i), r, record)?;
-                    end = end.max(r.pos());
-                }
-                r.set_pos(end);
+            Kind::Array(element) => self.array(element, meta)?,
+            Kind::Object(s) => Slot::Object {
+                start: pos(self.object(s, meta)?),
+            },
+        })
+    }
+
+    /// A string whose offset is the metadata word at `meta`.
+    fn string(&mut self, meta: usize) -> Decoded<Slot> {
+        let len = Str::read(&mut self.r, meta)?.as_utf16le().len();
+        let start = self.r.u16_at(meta)?;
+        Ok(Slot::String {
+            start: start.into(),
+            len: pos(len),
+        })
+    }
+
+    /// An array's linked list, as `tera_packets::Array` walks it: each
+    /// element inside the packet, the budget of bytes spent (no loops, no
+    /// overlap), exactly `count` links. The slots grow with the elements
+    /// read, never from the count on the wire.
+    fn array(&mut self, element: &Element, meta: usize) -> Decoded<Slot> {
+        let count = self.r.u16_at(meta)?;
+        let first = self.r.u16_at(meta + 2)?;
+        let start = self.slots.len();
+        let mut previous: Option<usize> = None;
+        let mut at = usize::from(first);
+        let mut link = meta + 2;
+        for left in (0..count).rev() {
+            self.r.check_offset(at, link)?;
+            self.r.spend(4, at)?;
+            let next = self.r.u16_at(at + 2)?;
+            self.r.set_pos(at + 4);
+            self.element(element, &mut previous)?;
+            link = at + 2;
+            match (left, next) {
+                (0, 0) => {}
+                (0, _) => return Err(Error::new(ErrorKind::ListTooLong, link).into()),
+                (_, 0) => return Err(Error::new(ErrorKind::ListTooShort, link).into()),
+                (_, next) => at = usize::from(next),
             }
         }
+        Ok(Slot::Array {
+            first: pos(start),
+            len: count.into(),
+        })
     }
-    Ok(())
-}
 
-/// Sets field `i`: fields are mostly read in order, so usually a push.
-#[inline]
-fn put<'a>(values: &mut Vec<Value<'a>>, i: usize, value: Value<'a>) {
-    if i == values.len() {
-        values.push(value);
-    } else if let Some(slot) = values.get_mut(i) {
-        *slot = value;
-    } else {
-        // A field read before one declared earlier (a split object's part):
-        // the earlier ones are set by their own steps later.
-        values.resize(i, Value::Bool(false));
-        values.push(value);
-    }
-}
-
-/// A field whose metadata words are at `meta`.
-#[inline]
-fn read_field<'a>(kind: &Kind, r: &mut Reader<'a>, meta: usize) -> Decoded<Value<'a>> {
-    Ok(match kind {
-        Kind::Scalar(s) => scalar::read(*s, r)?,
-        Kind::String => Value::String(Str::read(r, meta)?),
-        Kind::Bytes => Value::Bytes(Bytes::read(r, meta)?),
-        Kind::Array(element) => read_array(element, r, meta)?,
-        Kind::Object(s) => Value::Object(read_struct(s, r, meta)?),
-    })
-}
-
-/// An array's linked list, as `tera_packets::Array` walks it: each element
-/// inside the packet, the budget of bytes spent (no loops, no overlap),
-/// exactly `count` links. The vector grows with the elements read, never
-/// from the count on the wire.
-fn read_array<'a>(element: &Element, r: &mut Reader<'a>, meta: usize) -> Decoded<Value<'a>> {
-    let count = r.u16_at(meta)?;
-    let first = r.u16_at(meta + 2)?;
-    let mut items = Vec::new();
-    let mut pos = usize::from(first);
-    let mut link = meta + 2;
-    for left in (0..count).rev() {
-        r.check_offset(pos, link)?;
-        r.spend(4, pos)?;
-        let next = r.u16_at(pos + 2)?;
-        r.set_pos(pos + 4);
-        items.push(read_element(element, r)?);
-        link = pos + 2;
-        match (left, next) {
-            (0, 0) => {}
-            (0, _) => return Err(Error::new(ErrorKind::ListTooLong, link).into()),
-            (_, 0) => return Err(Error::new(ErrorKind::ListTooShort, link).into()),
-            (_, next) => pos = usize::from(next),
+    /// One element's block at the cursor (after its `here` and `next`);
+    /// a block element is linked from the `previous` one.
+    fn element(&mut self, element: &Element, previous: &mut Option<usize>) -> Decoded<()> {
+        match element {
+            Element::Scalar(s) => {
+                let slot = Slot::read_scalar(*s, &mut self.r)?;
+                self.slots.push(slot);
+            }
+            Element::String => {
+                let meta = self.r.pos();
+                self.r.skip(2)?;
+                let slot = self.string(meta)?;
+                self.slots.push(slot);
+            }
+            Element::Block(s) => {
+                let here = self.slots.len();
+                if let Some(p) = previous.replace(here) {
+                    self.slots[p] = Slot::Next(pos(here));
+                }
+                self.slots.push(Slot::Next(0));
+                self.block(s)?;
+            }
         }
+        Ok(())
     }
-    Ok(Value::Array(items))
-}
-
-/// One element's block at the cursor (after its `here` and `next`).
-fn read_element<'a>(element: &Element, r: &mut Reader<'a>) -> Decoded<Value<'a>> {
-    Ok(match element {
-        Element::Scalar(s) => scalar::read(*s, r)?,
-        Element::String => {
-            let meta = r.pos();
-            r.skip(2)?;
-            Value::String(Str::read(r, meta)?)
-        }
-        Element::Block(s) => Value::Object(read_block(s, r)?),
-    })
 }

@@ -6,10 +6,9 @@
 use std::sync::Arc;
 
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
-use tera_wire_plan::{Segment, Step};
 
 use crate::error::EncodeError;
-use crate::refs::RefPositions;
+use crate::program::{Meta, Op, Program, RefPositions};
 use crate::scalar;
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
@@ -115,40 +114,45 @@ fn kind_name(kind: &Kind) -> &'static str {
 }
 
 fn block_len(s: &Struct, record: &Record<'_>) -> Encoded<usize> {
-    Ok(2 * s.meta_words + steps_len(s, None, record)?)
+    Ok(2 * s.meta_words + program_len(s, &s.all, record)?)
 }
 
-/// The bytes the steps of `part` (all when `None`) write at the cursor.
-fn steps_len(s: &Struct, part: Option<usize>, record: &Record<'_>) -> Encoded<usize> {
+/// The bytes the operations of `program` write at the cursor, checking
+/// each value's type.
+fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<usize> {
     let values = fields_of(s, record)?;
     let mut total = 0;
-    for segment in &s.steps(part).segments {
-        let steps: &[Step] = match segment {
-            Segment::Run(run) => run,
-            Segment::Single(step) => std::slice::from_ref(step),
-            Segment::Interleaved(group) => {
-                for &i in group {
-                    total += field_len(&s.fields[i].kind, &values[i])
-                        .map_err(|e| inside(&s.fields[i].name, e))?;
+    for op in &program.ops {
+        total += match *op {
+            Op::Scalar { field, scalar } => {
+                if !scalar::matches(scalar, &values[field]) {
+                    let found = mismatch(scalar::def_name(scalar), Some(&values[field]));
+                    return Err(inside(&s.fields[field].name, found));
                 }
-                continue;
+                scalar.wire_size()
+            }
+            Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field])
+                .map_err(|e| inside(&s.fields[field].name, e))?,
+            Op::Ref { bytes, .. } => bytes,
+            Op::Part { field, part, .. } => {
+                let f = &s.fields[field];
+                match (&f.kind, &values[field]) {
+                    (Kind::Object(child), Value::Object(inner)) => {
+                        program_len(child, child.program(Some(part)), inner)
+                    }
+                    (_, value) => Err(mismatch("object", Some(value))),
+                }
+                .map_err(|e| inside(&f.name, e))?
+            }
+            Op::Interleaved(ref group) => {
+                let mut bytes = 0;
+                for &(field, _) in group.iter() {
+                    bytes += field_len(&s.fields[field].kind, &values[field])
+                        .map_err(|e| inside(&s.fields[field].name, e))?;
+                }
+                bytes
             }
         };
-        for &step in steps {
-            let i = step.field();
-            let (field, value) = (&s.fields[i], &values[i]);
-            total += match step {
-                Step::Ref(i) => Ok(2 * s.fields[i].kind.meta_words()),
-                Step::Field(_) | Step::Repeat(_) => field_len(&field.kind, value),
-                Step::Part { part, .. } => match (&field.kind, value) {
-                    (Kind::Object(child), Value::Object(inner)) => {
-                        steps_len(child, Some(part), inner)
-                    }
-                    _ => Err(mismatch("object", Some(value))),
-                },
-            }
-            .map_err(|e| inside(&field.name, e))?;
-        }
     }
     Ok(total)
 }
@@ -166,7 +170,7 @@ fn field_len(kind: &Kind, value: &Value<'_>) -> Encoded<usize> {
             }
             Ok(total)
         }
-        (Kind::Object(s), Value::Object(inner)) => steps_len(s, None, inner),
+        (Kind::Object(s), Value::Object(inner)) => program_len(s, &s.all, inner),
         (kind, v) => Err(mismatch(kind_name(kind), Some(v))),
     }
 }
@@ -186,53 +190,48 @@ fn element_len(element: &Element, value: &Value<'_>) -> Encoded<usize> {
 fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) {
     let meta = w.pos();
     w.zeros(2 * s.meta_words);
-    write_steps(s, None, record, w, meta);
+    write_program(s, &s.all, &record.values, w, meta);
 }
 
-/// Writes the steps of `part` (all when `None`); implicit slots from `meta`.
-fn write_steps(
+/// Writes the operations of `program`; implicit slots from `meta`.
+fn write_program(
     s: &Struct,
-    part: Option<usize>,
-    record: &Record<'_>,
+    program: &Program,
+    values: &[Value<'_>],
     w: &mut Writer<'_>,
     meta: usize,
 ) {
-    let steps = s.steps(part);
     let mut refs = RefPositions::default();
-    let meta_of = |i: usize, refs: &RefPositions, w: &Writer<'_>| {
-        if s.plan.explicit() {
-            refs.get(i).unwrap_or(w.pos())
-        } else {
-            meta + 2 * steps.slot(i, 0)
-        }
-    };
-    for segment in &steps.segments {
-        let run: &[Step] = match segment {
-            Segment::Run(run) => run,
-            Segment::Single(step) => std::slice::from_ref(step),
-            Segment::Interleaved(group) => {
-                write_interleaved(s, group, record, w, |i, w| meta_of(i, &refs, w));
-                continue;
+    for op in &program.ops {
+        match *op {
+            Op::Scalar { field, .. } => scalar::write(&values[field], w),
+            Op::Var { field, meta: at } => {
+                let at = at.at(meta, &refs, w.pos());
+                write_field(&s.fields[field].kind, &values[field], w, at);
             }
-        };
-        for &step in run {
-            let i = step.field();
-            let (kind, value) = (&s.fields[i].kind, &record.values[i]);
-            match step {
-                Step::Ref(i) => {
-                    refs.push(i, w.pos());
-                    w.zeros(2 * kind.meta_words());
+            Op::Ref { k, bytes } => {
+                refs.set(k, w.pos());
+                w.zeros(bytes);
+            }
+            Op::Part {
+                field,
+                part,
+                meta: at,
+            } => {
+                if let (Kind::Object(child), Value::Object(inner)) =
+                    (&s.fields[field].kind, &values[field])
+                {
+                    write_program(
+                        child,
+                        child.program(Some(part)),
+                        &inner.values,
+                        w,
+                        meta + at,
+                    );
                 }
-                Step::Field(i) => {
-                    let at = meta_of(i, &refs, w);
-                    write_field(kind, value, w, at);
-                }
-                Step::Repeat(_) => scalar::write(value, w),
-                Step::Part { part, .. } => {
-                    if let (Kind::Object(child), Value::Object(inner)) = (kind, value) {
-                        write_steps(child, Some(part), inner, w, meta + 2 * steps.slot(i, part));
-                    }
-                }
+            }
+            Op::Interleaved(ref group) => {
+                write_interleaved(s, group, values, w, |at, w| at.at(meta, &refs, w.pos()))
             }
         }
     }
@@ -248,7 +247,7 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
                 chain.push_with(w, |w| write_element(element, item, w));
             }
         }
-        (Kind::Object(s), Value::Object(inner)) => write_steps(s, None, inner, w, meta),
+        (Kind::Object(s), Value::Object(inner)) => write_program(s, &s.all, &inner.values, w, meta),
         (_, v) => scalar::write(v, w),
     }
 }
@@ -268,16 +267,15 @@ fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) {
 /// A group of interleaved arrays: their elements alternate.
 fn write_interleaved(
     s: &Struct,
-    group: &[usize],
-    record: &Record<'_>,
+    group: &[(usize, Meta)],
+    values: &[Value<'_>],
     w: &mut Writer<'_>,
-    meta_of: impl Fn(usize, &Writer<'_>) -> usize,
+    meta_of: impl Fn(Meta, &Writer<'_>) -> usize,
 ) {
     let mut lists: Vec<(&Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
-    for &i in group {
-        if let (Kind::Array(element), Value::Array(items)) = (&s.fields[i].kind, &record.values[i])
-        {
-            let at = meta_of(i, w);
+    for &(i, at) in group {
+        if let (Kind::Array(element), Value::Array(items)) = (&s.fields[i].kind, &values[i]) {
+            let at = meta_of(at, w);
             lists.push((element, items, Chain::start(w, at, items.len())));
         }
     }

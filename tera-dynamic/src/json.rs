@@ -16,6 +16,7 @@ use tera_packets::{Angle, Bytes, Customize, SkillId, SkillId32, Str, Vec3, Vec3f
 use crate::scalar::with_scalar;
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
+use crate::view::{ArrayView, RecordView, View, ViewValue};
 
 impl Serialize for Value<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -57,6 +58,42 @@ impl Serialize for Record<'_> {
             map.serialize_entry(name, value)?;
         }
         map.end()
+    }
+}
+
+impl Serialize for View<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.record().serialize(s)
+    }
+}
+
+impl Serialize for RecordView<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.len()))?;
+        for (name, value) in self.iter() {
+            map.serialize_entry(name, &value)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for ArrayView<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for item in self.iter() {
+            seq.serialize_element(&item)?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for ViewValue<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ViewValue::Value(v) => v.serialize(s),
+            ViewValue::Array(items) => items.serialize(s),
+            ViewValue::Object(record) => record.serialize(s),
+        }
     }
 }
 

@@ -43,15 +43,18 @@ mod decode;
 mod encode;
 mod error;
 mod json;
-mod refs;
+mod program;
 mod scalar;
 mod schema;
+mod slot;
 mod value;
+mod view;
 
 pub use catalog::Catalog;
 pub use error::{DecodeError, EncodeError};
 pub use schema::{FieldSchema, Schema};
 pub use value::{Record, Value};
+pub use view::{ArrayView, RecordView, View, ViewValue};
 
 /// Re-exports of the front end's report type, in which load problems come.
 pub use tera_defs_front::Report;

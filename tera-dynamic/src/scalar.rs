@@ -1,11 +1,10 @@
 //! Each def scalar as the runtime type the generated packets use for it:
-//! read, written and given a zero value through that type's own impls, so
-//! that the dynamic path reads and writes their bytes exactly.
+//! written, matched and given a zero value through that type's own impls
+//! (reading is `Slot::read_scalar`), so that the dynamic path writes their
+//! bytes exactly.
 
 use tera_defs_front::model::Scalar;
-use tera_packets::{
-    Angle, Customize, Reader, Result, SkillId, SkillId32, Vec3, Vec3fa, Wire, Writer,
-};
+use tera_packets::{Angle, Customize, SkillId, SkillId32, Vec3, Vec3fa, Wire, Writer};
 
 use crate::value::Value;
 
@@ -34,17 +33,6 @@ macro_rules! with_scalar {
 }
 pub(crate) use with_scalar;
 
-/// Reads scalar `s` at the cursor.
-#[inline(always)]
-pub(crate) fn read<'a>(s: Scalar, r: &mut Reader<'a>) -> Result<Value<'a>> {
-    macro_rules! read {
-        ($t:ty, $v:ident) => {
-            Value::$v(<$t as Wire<'a>>::read(r, 0)?)
-        };
-    }
-    Ok(with_scalar!(s, read))
-}
-
 /// The zero value of scalar `s` (what `Default` gives the generated field).
 pub(crate) fn zero(s: Scalar) -> Value<'static> {
     macro_rules! zero {
@@ -56,12 +44,19 @@ pub(crate) fn zero(s: Scalar) -> Value<'static> {
 }
 
 /// Whether `v` holds a value of scalar `s`.
+#[inline]
 pub(crate) fn matches(s: Scalar, v: &Value<'_>) -> bool {
-    std::mem::discriminant(v) == std::mem::discriminant(&zero(s))
+    macro_rules! is {
+        ($t:ty, $v:ident) => {
+            matches!(v, Value::$v(_))
+        };
+    }
+    with_scalar!(s, is)
 }
 
 /// Writes `v` at the cursor (a value of another type writes nothing: the
 /// encoder checked the types first).
+#[inline]
 pub(crate) fn write(v: &Value<'_>, w: &mut Writer<'_>) {
     match v {
         Value::Bool(x) => x.write(w, 0),

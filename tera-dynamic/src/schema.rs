@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use tera_defs_front::model::{Def, ElemType, FieldType, Scalar};
 use tera_defs_front::plan::{LayoutError, StructPlan};
-use tera_wire_plan::{Plan, Segment, Step};
 
+use crate::program::Program;
+use crate::slot::Slot;
 use crate::value::Names;
 
 /// A def ready to decode and encode: its name, version and root block.
@@ -62,48 +63,27 @@ impl Schema {
     }
 }
 
-/// One struct: a block or an object, with its plan and its fields in the
+/// One struct: a block or an object, with its walks and its fields in the
 /// plan's order (split objects merged, repeated fields once).
 #[derive(Debug, Clone)]
 pub(crate) struct Struct {
-    pub(crate) plan: Plan,
     pub(crate) fields: Vec<FieldSchema>,
     /// The fields' names, shared by every record of the struct.
     pub(crate) names: Names,
     /// Every step, as a block or a whole object walks them.
-    pub(crate) all: Steps,
-    /// The steps of each part, for a split object.
-    pub(crate) parts: Vec<Steps>,
+    pub(crate) all: Program,
+    /// The walk of each part, for a split object.
+    pub(crate) parts: Vec<Program>,
     /// The metadata words of the implicit slots (0 with explicit refs):
     /// what a block reserves at its front, what an object hoists.
     pub(crate) meta_words: usize,
-}
-
-/// The steps of a walk with their segments and the word offset of each
-/// implicit metadata slot from the struct's metadata position.
-#[derive(Debug, Clone)]
-pub(crate) struct Steps {
-    pub(crate) segments: Vec<Segment>,
-    /// `(field, part, word offset)` of each implicit slot.
-    pub(crate) slots: Vec<(usize, usize, usize)>,
-    /// The word offset of each field's slot of part 0, by field (what a
-    /// walk looks up for every variable field).
-    pub(crate) first_slot: Vec<usize>,
-    /// The words of all the slots.
-    pub(crate) words: usize,
-}
-
-impl Steps {
-    /// The word offset of slot `(field, part)`.
-    pub(crate) fn slot(&self, field: usize, part: usize) -> usize {
-        if part == 0 {
-            return self.first_slot.get(field).copied().unwrap_or(0);
-        }
-        self.slots
-            .iter()
-            .find(|&&(f, p, _)| f == field && p == part)
-            .map_or(0, |&(_, _, words)| words)
-    }
+    /// Each field's zero slot: a decoded record starts as these.
+    pub(crate) zeros: Box<[Slot]>,
+    /// Object fields no operation reads: they decode as zero records.
+    pub(crate) unread_objects: Box<[usize]>,
+    /// The slots of a decoded record and its objects, arrays aside: what a
+    /// view reserves before reading.
+    pub(crate) static_slots: usize,
 }
 
 /// A field of a struct: its def name (its JSON name too) and type.
@@ -172,57 +152,40 @@ impl Struct {
                 kind,
             });
         }
-        let plan = sp.plan.clone();
-        let all = steps(&plan, &fields, None);
+        let plan = &sp.plan;
+        let all = Program::new(plan, &fields, None);
         let parts = if plan.parts() > 1 {
             (0..plan.parts())
-                .map(|p| steps(&plan, &fields, Some(p)))
+                .map(|p| Program::new(plan, &fields, Some(p)))
                 .collect()
         } else {
             Vec::new()
         };
+        let unread_objects = (0..fields.len())
+            .filter(|&i| matches!(fields[i].kind, Kind::Object(_)) && !all.covers(i))
+            .collect();
+        let static_slots = fields.len()
+            + fields
+                .iter()
+                .map(|f| match &f.kind {
+                    Kind::Object(s) => s.static_slots,
+                    _ => 0,
+                })
+                .sum::<usize>();
         Ok(Struct {
             meta_words: all.words,
-            plan,
             names: fields.iter().map(|f| Arc::clone(&f.name)).collect(),
+            zeros: fields.iter().map(|f| Slot::zero(&f.kind)).collect(),
+            unread_objects,
+            static_slots,
             fields,
             all,
             parts,
         })
     }
 
-    /// The steps of part `part`, or every step.
-    pub(crate) fn steps(&self, part: Option<usize>) -> &Steps {
+    /// The walk of part `part`, or of every step.
+    pub(crate) fn program(&self, part: Option<usize>) -> &Program {
         part.and_then(|p| self.parts.get(p)).unwrap_or(&self.all)
-    }
-}
-
-/// The words of slot `(i, part)`: a split object's part has its own.
-fn slot_words(plan: &Plan, fields: &[FieldSchema], i: usize, part: usize) -> usize {
-    match &fields[i].kind {
-        Kind::Object(s) if !plan.field(i).parts_after.is_empty() => s.steps(Some(part)).words,
-        kind => kind.meta_words(),
-    }
-}
-
-fn steps(plan: &Plan, fields: &[FieldSchema], part: Option<usize>) -> Steps {
-    let steps: Vec<Step> = plan.steps_of(part);
-    let mut slots = Vec::new();
-    let mut words = 0;
-    for (i, p) in plan.meta_slots(&steps) {
-        slots.push((i, p, words));
-        words += slot_words(plan, fields, i, p);
-    }
-    let mut first_slot = vec![0; fields.len()];
-    for &(i, p, offset) in &slots {
-        if p == 0 {
-            first_slot[i] = offset;
-        }
-    }
-    Steps {
-        segments: plan.segments(&steps),
-        slots,
-        first_slot,
-        words,
     }
 }

@@ -73,6 +73,15 @@ fn check(catalog: &Catalog, info: &PacketInfo, data: &[u8]) -> Result<(), TestCa
         serde_json::to_value(&value).unwrap(),
     );
     prop_assert_eq!(&ours, &theirs, "{:?}: JSON", info);
+    let view = schema
+        .view(&bytes)
+        .map_err(|e| TestCaseError::fail(format!("{info:?}: dynamic view: {e}")))?;
+    prop_assert_eq!(
+        &serde_json::to_value(&view).unwrap(),
+        &ours,
+        "{:?}: view JSON",
+        info
+    );
     match schema.encode(&decoded, 0) {
         Ok(again) => prop_assert!(again == bytes, "{:?}: dynamic encode differs", info),
         Err(e) => {

@@ -1,6 +1,6 @@
 //! The JS reference's vectors through the dynamic path, side by side with
-//! the generated packets: for every line, the dynamic decode gives exactly
-//! the JSON the compiled-in decoder gives (which the root crate's
+//! the generated packets: for every line, the dynamic decode (the record and
+//! the view) gives exactly the JSON the compiled-in decoder gives (which the root crate's
 //! `tests/vectors.rs` holds to the vector's value), and the dynamic encode
 //! of the decoded value and of the vector's JSON gives the vector's bytes.
 //!
@@ -46,6 +46,10 @@ fn check(catalog: &Catalog, line: &Json) -> Result<(), String> {
         return Err(format!(
             "JSON differs from the compiled packet's:\n ours {json}"
         ));
+    }
+    let view = schema.view(&bytes).map_err(|e| format!("view: {e}"))?;
+    if serde_json::to_value(&view).unwrap() != json {
+        return Err("the view's JSON differs from the record's".into());
     }
     if schema
         .encode(&dynamic, 0)

@@ -1,0 +1,77 @@
+//! Dynamic decode (to a view and to a record) and encode of the eight bench
+//! packets, with the corpus
+//! loaded at run time: `cargo bench -p tera-dynamic --bench dynamic`.
+//!
+//! The shared data is found through `TERA_SHARED_DIR` (default `../shared`
+//! beside the project); without it the bench prints a notice and measures
+//! nothing. The JS reference's figures for the same packets come from
+//! `node ../shared/bench/js/bench.js`, run in the same minutes; the
+//! workspace's `cargo bench --bench table` prints both side by side.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tera_dynamic::Catalog;
+
+fn shared_dir() -> PathBuf {
+    std::env::var_os("TERA_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
+}
+
+/// `(def, packet bytes)` of each bench packet.
+fn bench_packets(shared: &std::path::Path) -> Option<Vec<(String, Vec<u8>)>> {
+    let lines = std::fs::read_to_string(shared.join("bench/packets.jsonl")).ok()?;
+    let field = |line: &str, key: &str| -> Option<String> {
+        let at = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
+        Some(line[at..].split('"').next()?.to_string())
+    };
+    lines
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let def = field(line, "def")?.trim_end_matches(".def").to_string();
+            let hex = field(line, "hex")?;
+            let bytes = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+                .collect::<Option<Vec<u8>>>()?;
+            Some((def, bytes))
+        })
+        .collect()
+}
+
+fn dynamic(c: &mut Criterion) {
+    let shared = shared_dir();
+    let Some(packets) = bench_packets(&shared) else {
+        eprintln!(
+            "benches/dynamic: no bench packets under {} (set TERA_SHARED_DIR); nothing to measure",
+            shared.display()
+        );
+        return;
+    };
+    let mut catalog = Catalog::new();
+    catalog.load_dir(shared.join("tera-data"));
+    let mut buf = vec![0u8; 65536];
+    for (def, bytes) in &packets {
+        let (name, version) = def.rsplit_once('.').expect("NAME.VERSION");
+        let schema = catalog
+            .get(name, version.parse().expect("a version"))
+            .expect("the corpus has every bench def");
+        let value = schema.decode(bytes).expect("bench packet decodes");
+        let n = schema.encode_into(&value, 0, &mut buf).expect("encodes");
+        assert_eq!(&buf[..n], &bytes[..], "{def}: dynamic encode differs");
+        c.bench_function(&format!("view/{def}"), |b| {
+            b.iter(|| schema.view(black_box(bytes)).map(|v| v.record().len()))
+        });
+        c.bench_function(&format!("decode/{def}"), |b| {
+            b.iter(|| schema.decode(black_box(bytes)).map(|v| v.len()))
+        });
+        c.bench_function(&format!("encode/{def}"), |b| {
+            b.iter(|| schema.encode_into(black_box(&value), 0, &mut buf))
+        });
+    }
+}
+
+criterion_group!(benches, dynamic);
+criterion_main!(benches);

@@ -1,0 +1,194 @@
+//! A struct's walk, lowered once at load time from its wire plan's steps
+//! and segments into a flat list of operations, with every metadata
+//! position worked out: decoding and encoding then run down the list
+//! without looking at the plan again.
+
+use tera_wire_plan::{Plan, Segment, Step};
+
+use crate::schema::{FieldSchema, Kind};
+
+/// The operations of one walk over a struct (every step, or a split
+/// object's part), in wire order.
+#[derive(Debug, Clone)]
+pub(crate) struct Program {
+    pub(crate) ops: Box<[Op]>,
+    /// The metadata words of the walk's implicit slots: what a block
+    /// reserves at its front, what an object hoists.
+    pub(crate) words: usize,
+}
+
+/// Where a variable field's metadata words are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Meta {
+    /// This many bytes past the struct's metadata position (an implicit
+    /// slot).
+    Slot(usize),
+    /// Where explicit ref number `k` of the walk put them.
+    Ref(usize),
+    /// At the cursor (an explicit block whose ref comes later).
+    Cursor,
+}
+
+/// One operation of a walk.
+#[derive(Debug, Clone)]
+pub(crate) enum Op {
+    /// A scalar field at the cursor (read again for a repeated field: the
+    /// later copy wins, as in the generated packets).
+    Scalar {
+        field: usize,
+        scalar: tera_defs_front::model::Scalar,
+    },
+    /// A string, bytes, array or object field whose metadata is at `meta`.
+    Var { field: usize, meta: Meta },
+    /// An explicit `ref`: `bytes` of metadata at the cursor, remembered as
+    /// ref number `k`.
+    Ref { k: usize, bytes: usize },
+    /// Part `part` of the split object `field`, whose slots are `meta`
+    /// bytes past the struct's metadata position.
+    Part {
+        field: usize,
+        part: usize,
+        meta: usize,
+    },
+    /// Arrays whose elements alternate on the wire, with their metadata.
+    Interleaved(Box<[(usize, Meta)]>),
+}
+
+impl Meta {
+    /// The absolute offset of the metadata, for a struct whose implicit
+    /// slots start at `base`.
+    #[inline]
+    pub(crate) fn at(self, base: usize, refs: &RefPositions, cursor: usize) -> usize {
+        match self {
+            Meta::Slot(bytes) => base + bytes,
+            Meta::Ref(k) => refs.get(k),
+            Meta::Cursor => cursor,
+        }
+    }
+}
+
+impl Program {
+    /// The walk over part `part` of a struct (every step when `None`).
+    pub(crate) fn new(plan: &Plan, fields: &[FieldSchema], part: Option<usize>) -> Program {
+        let steps = plan.steps_of(part);
+        // Implicit slots: (field, part) -> word offset, in slot order.
+        let mut slots = Vec::new();
+        let mut words = 0;
+        for (i, p) in plan.meta_slots(&steps) {
+            slots.push((i, p, words));
+            words += slot_words(plan, fields, i, p);
+        }
+        let slot = |i: usize, p: usize| {
+            slots
+                .iter()
+                .find(|&&(f, q, _)| f == i && q == p)
+                .map_or(0, |&(_, _, w)| 2 * w)
+        };
+        // Explicit refs: the first ref of each field, numbered in walk order.
+        let mut refs: Vec<(usize, usize)> = Vec::new();
+        let meta_of = |i: usize, refs: &[(usize, usize)]| {
+            if !plan.explicit() {
+                Meta::Slot(slot(i, 0))
+            } else {
+                refs.iter()
+                    .find(|&&(f, _)| f == i)
+                    .map_or(Meta::Cursor, |&(_, k)| Meta::Ref(k))
+            }
+        };
+        let mut ops = Vec::new();
+        for segment in plan.segments(&steps) {
+            let run = match segment {
+                Segment::Run(run) => run,
+                Segment::Single(step) => vec![step],
+                Segment::Interleaved(group) => {
+                    let group = group.iter().map(|&i| (i, meta_of(i, &refs))).collect();
+                    ops.push(Op::Interleaved(group));
+                    continue;
+                }
+            };
+            for step in run {
+                match step {
+                    Step::Ref(i) => {
+                        let k = refs.len();
+                        refs.push((i, k));
+                        let bytes = 2 * fields[i].kind.meta_words();
+                        ops.push(Op::Ref { k, bytes });
+                    }
+                    Step::Field(i) | Step::Repeat(i) => match fields[i].kind {
+                        Kind::Scalar(scalar) => ops.push(Op::Scalar { field: i, scalar }),
+                        // A repeated field is a scalar (the planner's rule).
+                        _ if matches!(step, Step::Repeat(_)) => {}
+                        _ => ops.push(Op::Var {
+                            field: i,
+                            meta: meta_of(i, &refs),
+                        }),
+                    },
+                    Step::Part { field, part } => ops.push(Op::Part {
+                        field,
+                        part,
+                        meta: slot(field, part),
+                    }),
+                }
+            }
+        }
+        Program {
+            ops: ops.into(),
+            words,
+        }
+    }
+
+    /// The fields some operation of the walk reads or fills.
+    pub(crate) fn covers(&self, field: usize) -> bool {
+        self.ops.iter().any(|op| match op {
+            Op::Scalar { field: f, .. } | Op::Var { field: f, .. } | Op::Part { field: f, .. } => {
+                *f == field
+            }
+            Op::Interleaved(group) => group.iter().any(|&(f, _)| f == field),
+            Op::Ref { .. } => false,
+        })
+    }
+}
+
+/// The words of slot `(i, part)`: a split object's part has its own.
+fn slot_words(plan: &Plan, fields: &[FieldSchema], i: usize, part: usize) -> usize {
+    match &fields[i].kind {
+        Kind::Object(s) if !plan.field(i).parts_after.is_empty() => s.program(Some(part)).words,
+        kind => kind.meta_words(),
+    }
+}
+
+/// Where the explicit refs of one walk placed their fields' metadata,
+/// by ref number: eight inline (the corpus's most in a block is five), the
+/// rest on the heap.
+#[derive(Default)]
+pub(crate) struct RefPositions {
+    inline: [usize; 8],
+    more: Vec<usize>,
+}
+
+impl RefPositions {
+    /// Ref number `k` put its metadata at byte `at`.
+    #[inline]
+    pub(crate) fn set(&mut self, k: usize, at: usize) {
+        match self.inline.get_mut(k) {
+            Some(slot) => *slot = at,
+            None => {
+                let k = k - self.inline.len();
+                if self.more.len() <= k {
+                    self.more.resize(k + 1, 0);
+                }
+                self.more[k] = at;
+            }
+        }
+    }
+
+    /// Where ref number `k` put its metadata (refs are set before the
+    /// fields that use them are reached).
+    #[inline]
+    pub(crate) fn get(&self, k: usize) -> usize {
+        match self.inline.get(k) {
+            Some(&at) => at,
+            None => self.more.get(k - self.inline.len()).copied().unwrap_or(0),
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! A decoded packet as one vector of slots ([`View`]), and the borrowed
+//! handles that read it: records, arrays and field values. Every field is
+//! read and checked when the view is made; the handles only look up slots.
+
+use std::sync::Arc;
+
+use tera_packets::Str;
+
+use crate::scalar;
+use crate::schema::{Element, Kind, Struct};
+use crate::slot::Slot;
+use crate::value::{Record, Value};
+
+/// A packet decoded by [`Schema::view`](crate::Schema::view): every value
+/// in one vector (one allocation, and its growth for arrays), strings and
+/// bytes borrowed from the packet. Read it through [`View::get`] and
+/// [`View::iter`], serialize it to the generated packets' JSON, or turn it
+/// into a [`Record`] to change and encode.
+#[derive(Debug, Clone)]
+pub struct View<'s, 'a> {
+    root: &'s Struct,
+    packet: &'a [u8],
+    slots: Vec<Slot>,
+}
+
+/// The fields of a block or object of a [`View`].
+#[derive(Debug, Clone, Copy)]
+pub struct RecordView<'v, 'a> {
+    s: &'v Struct,
+    packet: &'a [u8],
+    slots: &'v [Slot],
+    start: usize,
+}
+
+/// The elements of an array of a [`View`].
+#[derive(Debug, Clone, Copy)]
+pub struct ArrayView<'v, 'a> {
+    element: &'v Element,
+    packet: &'a [u8],
+    slots: &'v [Slot],
+    first: usize,
+    len: usize,
+}
+
+/// A field's value in a [`View`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewValue<'v, 'a> {
+    /// A scalar, string or bytes (never [`Value::Array`] or
+    /// [`Value::Object`]); strings and bytes borrow from the packet.
+    Value(Value<'a>),
+    /// `array` or `array<T>`.
+    Array(ArrayView<'v, 'a>),
+    /// `object`, and each element of an `array` with fields.
+    Object(RecordView<'v, 'a>),
+}
+
+impl<'s, 'a> View<'s, 'a> {
+    pub(crate) fn new(root: &'s Struct, packet: &'a [u8], slots: Vec<Slot>) -> Self {
+        View {
+            root,
+            packet,
+            slots,
+        }
+    }
+
+    /// The root block's fields.
+    pub fn record(&self) -> RecordView<'_, 'a> {
+        RecordView {
+            s: self.root,
+            packet: self.packet,
+            slots: &self.slots,
+            start: 0,
+        }
+    }
+
+    /// The value of the root block's field `name`.
+    pub fn get(&self, name: &str) -> Option<ViewValue<'_, 'a>> {
+        self.record().get(name)
+    }
+
+    /// The root block's fields and their values, in def order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, ViewValue<'_, 'a>)> {
+        self.record().iter()
+    }
+
+    /// The packet as a [`Record`] (a vector per record and array), to
+    /// change and encode.
+    pub fn to_record(&self) -> Record<'a> {
+        self.record().to_record()
+    }
+
+    /// The packet the view reads.
+    pub fn packet(&self) -> &'a [u8] {
+        self.packet
+    }
+}
+
+impl<'v, 'a> RecordView<'v, 'a> {
+    /// The value of field `name`.
+    pub fn get(&self, name: &str) -> Option<ViewValue<'v, 'a>> {
+        let i = self.s.fields.iter().position(|f| &*f.name == name)?;
+        Some(self.value(i))
+    }
+
+    /// The fields and their values, in def order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'v str, ViewValue<'v, 'a>)> + use<'v, 'a> {
+        let this = *self;
+        (0..this.s.fields.len()).map(move |i| (&*this.s.fields[i].name, this.value(i)))
+    }
+
+    /// The number of fields.
+    pub fn len(&self) -> usize {
+        self.s.fields.len()
+    }
+
+    /// Whether the block has no fields.
+    pub fn is_empty(&self) -> bool {
+        self.s.fields.is_empty()
+    }
+
+    /// The record as a [`Record`] of owned vectors, strings and bytes still
+    /// borrowed from the packet.
+    pub fn to_record(&self) -> Record<'a> {
+        Record {
+            names: Arc::clone(&self.s.names),
+            values: self.iter().map(|(_, v)| v.to_value()).collect(),
+        }
+    }
+
+    /// Field `i`'s value.
+    fn value(&self, i: usize) -> ViewValue<'v, 'a> {
+        let slot = self
+            .slots
+            .get(self.start + i)
+            .copied()
+            .unwrap_or(Slot::Next(0));
+        match (&self.s.fields[i].kind, slot) {
+            (Kind::Array(element), Slot::Array { first, len }) => ViewValue::Array(ArrayView {
+                element,
+                packet: self.packet,
+                slots: self.slots,
+                first: first as usize,
+                len: len as usize,
+            }),
+            (Kind::Object(s), Slot::Object { start }) => ViewValue::Object(RecordView {
+                s,
+                packet: self.packet,
+                slots: self.slots,
+                start: start as usize,
+            }),
+            (kind, slot) => ViewValue::Value(
+                slot.leaf(self.packet)
+                    .unwrap_or_else(|| crate::decode::zero(kind)),
+            ),
+        }
+    }
+}
+
+impl<'v, 'a> ArrayView<'v, 'a> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the array is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The elements, in wire order.
+    pub fn iter(&self) -> impl Iterator<Item = ViewValue<'v, 'a>> + use<'v, 'a> {
+        let this = *self;
+        // A block element is a link to the next one, then its record.
+        let mut at = this.first;
+        (0..this.len).map(move |_| match this.element {
+            Element::Block(s) => {
+                let record = RecordView {
+                    s,
+                    packet: this.packet,
+                    slots: this.slots,
+                    start: at + 1,
+                };
+                if let Some(Slot::Next(next)) = this.slots.get(at) {
+                    at = *next as usize;
+                }
+                ViewValue::Object(record)
+            }
+            Element::Scalar(_) | Element::String => {
+                let slot = this.slots.get(at).copied().unwrap_or(Slot::Next(0));
+                at += 1;
+                ViewValue::Value(
+                    slot.leaf(this.packet)
+                        .unwrap_or_else(|| match this.element {
+                            Element::Scalar(s) => scalar::zero(*s),
+                            _ => Value::String(Str::default()),
+                        }),
+                )
+            }
+        })
+    }
+}
+
+impl<'a> ViewValue<'_, 'a> {
+    /// The value as a [`Value`], arrays and objects in vectors of their own.
+    pub fn to_value(&self) -> Value<'a> {
+        match self {
+            ViewValue::Value(v) => v.clone(),
+            ViewValue::Array(items) => Value::Array(items.iter().map(|v| v.to_value()).collect()),
+            ViewValue::Object(record) => Value::Object(record.to_record()),
+        }
+    }
+}
+
+impl PartialEq for RecordView<'_, '_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.s.names == other.s.names && self.iter().eq(other.iter())
+    }
+}
+
+impl PartialEq for ArrayView<'_, '_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
