@@ -8,8 +8,9 @@
 use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
 
 use crate::error::DecodeError;
-use crate::program::{Op, Program, RefPositions};
+use crate::program::{Op, Program, RefPositions, match_op};
 use crate::scalar;
+use crate::scalar::ScalarType;
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::slot::{Slot, pos};
 use crate::value::{Record, Value};
@@ -31,9 +32,14 @@ impl Schema {
             let actual = u32::try_from(packet.len()).unwrap_or(u32::MAX);
             return Err(Error::new(ErrorKind::LengthMismatch { declared, actual }, 0).into());
         }
+        // Room for the records, or for a slot per 4 bytes of the packet
+        // (the bench packets fill one per 5 to 8): sized from the length
+        // the buffer and its header agree on, never from a count on the
+        // wire; arrays denser than that grow the vector.
+        let room = self.root.static_slots.max(packet.len() / 4);
         let mut decoder = Decoder {
             r: Reader::new(packet),
-            slots: Vec::with_capacity(self.root.static_slots),
+            slots: Vec::with_capacity(room),
         };
         decoder.block(&self.root)?;
         Ok(View::new(&self.root, packet, decoder.slots))
@@ -89,6 +95,24 @@ pub(crate) fn zero(kind: &Kind) -> Value<'static> {
     }
 }
 
+/// Scalar field `field` of the record of `s` at slot `base`, read at the
+/// cursor as its runtime type `T`.
+#[inline(always)]
+fn read_scalar<T: ScalarType>(
+    d: &mut Decoder<'_>,
+    s: &Struct,
+    field: usize,
+    base: usize,
+) -> Decoded<()> {
+    match T::read(&mut d.r, 0) {
+        Ok(x) => {
+            d.slots[base + field] = x.into_slot();
+            Ok(())
+        }
+        Err(e) => Err(DecodeError::from(e).in_field(&s.fields[field].name)),
+    }
+}
+
 /// The cursor over the packet and the slots read so far.
 struct Decoder<'a> {
     r: Reader<'a>,
@@ -129,12 +153,7 @@ impl Decoder<'_> {
     fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<()> {
         let mut refs = RefPositions::default();
         for op in &program.ops {
-            match *op {
-                Op::Scalar { field, scalar } => {
-                    let slot = Slot::read_scalar(scalar, &mut self.r)
-                        .map_err(|e| DecodeError::from(e).in_field(&s.fields[field].name))?;
-                    self.slots[base + field] = slot;
-                }
+            match_op!(*op, field => read_scalar(self, s, field, base)?,
                 Op::Var { field, meta: at } => {
                     let at = at.at(meta, &refs, self.r.pos());
                     let f = &s.fields[field];
@@ -179,12 +198,13 @@ impl Decoder<'_> {
                     }
                     self.r.set_pos(end);
                 }
-            }
+            );
         }
         Ok(())
     }
 
     /// A string, bytes, array or object field whose metadata is at `meta`.
+    #[inline]
     fn var(&mut self, kind: &Kind, meta: usize) -> Decoded<Slot> {
         Ok(match kind {
             Kind::Scalar(s) => Slot::read_scalar(*s, &mut self.r)?,

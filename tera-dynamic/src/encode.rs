@@ -1,34 +1,44 @@
-//! Encoding: the length of a value, checked against the schema's types,
-//! then a walk over each struct's plan that writes every piece through the
-//! runtime's own field types and `tera_packets::Chain`, as the derive's
-//! write does.
+//! Encoding: the length of a value, then each struct's [`Program`] run
+//! again to write every piece through the runtime's own field types and
+//! `tera_packets::Chain`, as the derive's write does. Each value's type is
+//! checked once: a scalar field's as it is written, the others' while the
+//! length is counted.
 
 use std::sync::Arc;
 
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
 
 use crate::error::EncodeError;
-use crate::program::{Meta, Op, Program, RefPositions};
-use crate::scalar;
+use crate::program::{Meta, Op, Program, RefPositions, match_op};
+use crate::scalar::{self, ScalarType};
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
 
 type Encoded<T> = Result<T, EncodeError>;
+
+/// Whether counting a length checks the types of scalar fields too, or
+/// leaves them to the write that follows.
+#[derive(Clone, Copy, PartialEq)]
+enum Scalars {
+    Check,
+    Skip,
+}
 
 impl Schema {
     /// The exact size of the encoded packet, header included; an error
     /// when a field of `value` is missing or has another type than the
     /// def's.
     pub fn encoded_len(&self, value: &Record<'_>) -> Encoded<usize> {
-        Ok(HEADER_LEN + block_len(&self.root, value)?)
+        Ok(HEADER_LEN + block_len(&self.root, value, Scalars::Check)?)
     }
 
     /// Encodes `value` into the front of `buf` with `opcode` in its header
-    /// and returns its length. Fails, writing nothing, when the value does
-    /// not fit the def, the packet would exceed 65535 bytes or `buf` is too
-    /// small.
+    /// and returns its length. Fails when the value does not fit the def,
+    /// the packet would exceed 65535 bytes or `buf` is too small; the bytes
+    /// of `buf` are then unspecified (a field of the wrong type is found
+    /// while writing).
     pub fn encode_into(&self, value: &Record<'_>, opcode: u16, buf: &mut [u8]) -> Encoded<usize> {
-        let len = self.encoded_len(value)?;
+        let len = HEADER_LEN + block_len(&self.root, value, Scalars::Skip)?;
         if len > MAX_PACKET_LEN {
             let size = u32::try_from(len).unwrap_or(u32::MAX);
             return Err(Error::new(ErrorKind::TooLarge { size }, 0).into());
@@ -42,7 +52,7 @@ impl Schema {
         let mut w = Writer::new(packet, 0);
         let ([len_lo, len_hi], [op_lo, op_hi]) = ((len as u16).to_le_bytes(), opcode.to_le_bytes());
         w.put_array([len_lo, len_hi, op_lo, op_hi]);
-        write_block(&self.root, value, &mut w);
+        write_block(&self.root, value, &mut w)?;
         if w.pos() != len {
             return Err(Error::new(needed, w.pos()).into());
         }
@@ -113,32 +123,46 @@ fn kind_name(kind: &Kind) -> &'static str {
     }
 }
 
-fn block_len(s: &Struct, record: &Record<'_>) -> Encoded<usize> {
-    Ok(2 * s.meta_words + program_len(s, &s.all, record)?)
+fn block_len(s: &Struct, record: &Record<'_>, scalars: Scalars) -> Encoded<usize> {
+    Ok(2 * s.meta_words + program_len(s, &s.all, record, scalars)?)
 }
 
 /// The bytes the operations of `program` write at the cursor, checking
-/// each value's type.
-fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<usize> {
+/// the types of the values (of scalars too with [`Scalars::Check`]).
+fn program_len(
+    s: &Struct,
+    program: &Program,
+    record: &Record<'_>,
+    scalars: Scalars,
+) -> Encoded<usize> {
     let values = fields_of(s, record)?;
+    if scalars == Scalars::Skip {
+        let mut total = program.fixed_bytes;
+        for &k in &program.variable {
+            total += op_len(s, &program.ops[k], values, scalars)?;
+        }
+        return Ok(total);
+    }
     let mut total = 0;
     for op in &program.ops {
-        total += match *op {
-            Op::Scalar { field, scalar } => {
-                if !scalar::matches(scalar, &values[field]) {
-                    let found = mismatch(scalar::def_name(scalar), Some(&values[field]));
-                    return Err(inside(&s.fields[field].name, found));
-                }
-                scalar.wire_size()
-            }
-            Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field])
+        total += op_len(s, op, values, scalars)?;
+    }
+    Ok(total)
+}
+
+/// The bytes operation `op` writes.
+#[inline]
+fn op_len(s: &Struct, op: &Op, values: &[Value<'_>], scalars: Scalars) -> Encoded<usize> {
+    Ok(
+        match_op!(*op, field => scalar_len(scalars, s, field, values)?,
+            Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field], scalars)
                 .map_err(|e| inside(&s.fields[field].name, e))?,
             Op::Ref { bytes, .. } => bytes,
             Op::Part { field, part, .. } => {
                 let f = &s.fields[field];
                 match (&f.kind, &values[field]) {
                     (Kind::Object(child), Value::Object(inner)) => {
-                        program_len(child, child.program(Some(part)), inner)
+                        program_len(child, child.program(Some(part)), inner, scalars)
                     }
                     (_, value) => Err(mismatch("object", Some(value))),
                 }
@@ -147,17 +171,35 @@ fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<us
             Op::Interleaved(ref group) => {
                 let mut bytes = 0;
                 for &(field, _) in group.iter() {
-                    bytes += field_len(&s.fields[field].kind, &values[field])
+                    bytes += field_len(&s.fields[field].kind, &values[field], scalars)
                         .map_err(|e| inside(&s.fields[field].name, e))?;
                 }
                 bytes
             }
-        };
-    }
-    Ok(total)
+        ),
+    )
 }
 
-fn field_len(kind: &Kind, value: &Value<'_>) -> Encoded<usize> {
+/// The size of scalar field `field`, of runtime type `T`.
+#[inline(always)]
+fn scalar_len<T: ScalarType>(
+    scalars: Scalars,
+    s: &Struct,
+    field: usize,
+    values: &[Value<'_>],
+) -> Encoded<usize> {
+    if scalars == Scalars::Check && T::of(&values[field]).is_none() {
+        return Err(scalar_mismatch::<T>(s, field, values));
+    }
+    Ok(T::FIXED_SIZE.unwrap_or(0))
+}
+
+#[cold]
+fn scalar_mismatch<T: ScalarType>(s: &Struct, field: usize, values: &[Value<'_>]) -> EncodeError {
+    inside(&s.fields[field].name, mismatch(T::NAME, values.get(field)))
+}
+
+fn field_len(kind: &Kind, value: &Value<'_>, scalars: Scalars) -> Encoded<usize> {
     match (kind, value) {
         (Kind::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
         (Kind::String, Value::String(v)) => Ok(v.wire_len()),
@@ -165,32 +207,32 @@ fn field_len(kind: &Kind, value: &Value<'_>) -> Encoded<usize> {
         (Kind::Array(element), Value::Array(items)) => {
             let mut total = 0;
             for (n, item) in items.iter().enumerate() {
-                total +=
-                    4 + element_len(element, item).map_err(|e| inside(&format!("[{n}]"), e))?;
+                total += 4 + element_len(element, item, scalars)
+                    .map_err(|e| inside(&format!("[{n}]"), e))?;
             }
             Ok(total)
         }
-        (Kind::Object(s), Value::Object(inner)) => program_len(s, &s.all, inner),
+        (Kind::Object(s), Value::Object(inner)) => program_len(s, &s.all, inner, scalars),
         (kind, v) => Err(mismatch(kind_name(kind), Some(v))),
     }
 }
 
-fn element_len(element: &Element, value: &Value<'_>) -> Encoded<usize> {
+fn element_len(element: &Element, value: &Value<'_>, scalars: Scalars) -> Encoded<usize> {
     match (element, value) {
         (Element::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
         (Element::String, Value::String(v)) => Ok(2 + v.wire_len()),
-        (Element::Block(s), Value::Object(inner)) => block_len(s, inner),
+        (Element::Block(s), Value::Object(inner)) => block_len(s, inner, scalars),
         (Element::Scalar(s), v) => Err(mismatch(scalar::def_name(*s), Some(v))),
         (Element::String, v) => Err(mismatch("string", Some(v))),
         (Element::Block(_), v) => Err(mismatch("object", Some(v))),
     }
 }
 
-/// Writes a block at the cursor (a value [`block_len`] accepted).
-fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) {
+/// Writes a block at the cursor (a value whose length was counted).
+fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Encoded<()> {
     let meta = w.pos();
     w.zeros(2 * s.meta_words);
-    write_program(s, &s.all, &record.values, w, meta);
+    write_program(s, &s.all, &record.values, w, meta)
 }
 
 /// Writes the operations of `program`; implicit slots from `meta`.
@@ -200,14 +242,14 @@ fn write_program(
     values: &[Value<'_>],
     w: &mut Writer<'_>,
     meta: usize,
-) {
+) -> Encoded<()> {
     let mut refs = RefPositions::default();
     for op in &program.ops {
-        match *op {
-            Op::Scalar { field, .. } => scalar::write(&values[field], w),
+        match_op!(*op, field => write_scalar(s, field, values, w)?,
             Op::Var { field, meta: at } => {
                 let at = at.at(meta, &refs, w.pos());
-                write_field(&s.fields[field].kind, &values[field], w, at);
+                write_field(&s.fields[field].kind, &values[field], w, at)
+                    .map_err(|e| inside(&s.fields[field].name, e))?;
             }
             Op::Ref { k, bytes } => {
                 refs.set(k, w.pos());
@@ -221,47 +263,67 @@ fn write_program(
                 if let (Kind::Object(child), Value::Object(inner)) =
                     (&s.fields[field].kind, &values[field])
                 {
-                    write_program(
-                        child,
-                        child.program(Some(part)),
-                        &inner.values,
-                        w,
-                        meta + at,
-                    );
+                    write_program(child, child.program(Some(part)), &inner.values, w, meta + at)
+                        .map_err(|e| inside(&s.fields[field].name, e))?;
                 }
             }
             Op::Interleaved(ref group) => {
-                write_interleaved(s, group, values, w, |at, w| at.at(meta, &refs, w.pos()))
+                write_interleaved(s, group, values, w, |at, w| at.at(meta, &refs, w.pos()))?
             }
+        );
+    }
+    Ok(())
+}
+
+/// Writes scalar field `field` as its runtime type `T`, or says it holds
+/// another type.
+#[inline(always)]
+fn write_scalar<T: ScalarType>(
+    s: &Struct,
+    field: usize,
+    values: &[Value<'_>],
+    w: &mut Writer<'_>,
+) -> Encoded<()> {
+    match T::of(&values[field]) {
+        Some(x) => {
+            x.write(w, 0);
+            Ok(())
         }
+        None => Err(scalar_mismatch::<T>(s, field, values)),
     }
 }
 
-fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) {
+fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) -> Encoded<()> {
     match (kind, value) {
         (Kind::String, Value::String(v)) => v.write(w, meta),
         (Kind::Bytes, Value::Bytes(v)) => v.write(w, meta),
         (Kind::Array(element), Value::Array(items)) => {
             let mut chain = Chain::start(w, meta, items.len());
-            for item in items {
-                chain.push_with(w, |w| write_element(element, item, w));
+            for (n, item) in items.iter().enumerate() {
+                chain
+                    .push_with(w, |w| write_element(element, item, w))
+                    .map_err(|e| inside(&format!("[{n}]"), e))?;
             }
         }
-        (Kind::Object(s), Value::Object(inner)) => write_program(s, &s.all, &inner.values, w, meta),
+        (Kind::Object(s), Value::Object(inner)) => {
+            write_program(s, &s.all, &inner.values, w, meta)?
+        }
         (_, v) => scalar::write(v, w),
     }
+    Ok(())
 }
 
-fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) {
+fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Encoded<()> {
     match (element, value) {
         (Element::String, Value::String(v)) => {
             let meta = w.pos();
             w.zeros(2);
             v.write(w, meta);
         }
-        (Element::Block(s), Value::Object(inner)) => write_block(s, inner, w),
+        (Element::Block(s), Value::Object(inner)) => write_block(s, inner, w)?,
         (_, v) => scalar::write(v, w),
     }
+    Ok(())
 }
 
 /// A group of interleaved arrays: their elements alternate.
@@ -271,19 +333,21 @@ fn write_interleaved(
     values: &[Value<'_>],
     w: &mut Writer<'_>,
     meta_of: impl Fn(Meta, &Writer<'_>) -> usize,
-) {
-    let mut lists: Vec<(&Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
+) -> Encoded<()> {
+    let mut lists: Vec<(usize, &Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
     for &(i, at) in group {
         if let (Kind::Array(element), Value::Array(items)) = (&s.fields[i].kind, &values[i]) {
             let at = meta_of(at, w);
-            lists.push((element, items, Chain::start(w, at, items.len())));
+            lists.push((i, element, items, Chain::start(w, at, items.len())));
         }
     }
     for n in 0.. {
         let mut more = false;
-        for (element, items, chain) in &mut lists {
+        for (i, element, items, chain) in &mut lists {
             if let Some(item) = items.get(n) {
-                chain.push_with(w, |w| write_element(element, item, w));
+                chain
+                    .push_with(w, |w| write_element(element, item, w))
+                    .map_err(|e| inside(&s.fields[*i].name, inside(&format!("[{n}]"), e)))?;
                 more = true;
             }
         }
@@ -291,4 +355,5 @@ fn write_interleaved(
             break;
         }
     }
+    Ok(())
 }

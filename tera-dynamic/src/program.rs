@@ -3,8 +3,11 @@
 //! position worked out: decoding and encoding then run down the list
 //! without looking at the plan again.
 
+use tera_defs_front::model::Scalar;
+use tera_packets::Wire;
 use tera_wire_plan::{Plan, Segment, Step};
 
+use crate::scalar::with_scalar;
 use crate::schema::{FieldSchema, Kind};
 
 /// The operations of one walk over a struct (every step, or a split
@@ -15,6 +18,19 @@ pub(crate) struct Program {
     /// The metadata words of the walk's implicit slots: what a block
     /// reserves at its front, what an object hoists.
     pub(crate) words: usize,
+    /// The bytes the walk's scalars and refs write.
+    pub(crate) fixed_bytes: usize,
+    /// The operations whose bytes depend on the value (strings, bytes,
+    /// arrays, objects), by index into `ops`.
+    pub(crate) variable: Box<[usize]>,
+}
+
+/// The wire size of a scalar operation's field (0 for the others).
+fn op_scalar_size(op: &Op) -> usize {
+    fn size<T: Wire<'static>>() -> usize {
+        T::FIXED_SIZE.unwrap_or(0)
+    }
+    match_op!(*op, _f => size(), _ => 0)
 }
 
 /// Where a variable field's metadata words are.
@@ -29,20 +45,40 @@ pub(crate) enum Meta {
     Cursor,
 }
 
-/// One operation of a walk.
+/// One operation of a walk. A scalar field has an operation of its own
+/// type, so that running a walk takes one dispatch per field.
 #[derive(Debug, Clone)]
 pub(crate) enum Op {
-    /// A scalar field at the cursor (read again for a repeated field: the
-    /// later copy wins, as in the generated packets).
-    Scalar {
-        field: usize,
-        scalar: tera_defs_front::model::Scalar,
-    },
+    /// A `bool` field at the cursor (a repeated field is read again: the
+    /// later copy wins, as in the generated packets); and so on for each
+    /// scalar.
+    Bool(usize),
+    Byte(usize),
+    Int16(usize),
+    UInt16(usize),
+    Int32(usize),
+    UInt32(usize),
+    Int64(usize),
+    UInt64(usize),
+    Float(usize),
+    Double(usize),
+    Vec3(usize),
+    Vec3fa(usize),
+    Angle(usize),
+    SkillId(usize),
+    SkillId32(usize),
+    Customize(usize),
     /// A string, bytes, array or object field whose metadata is at `meta`.
-    Var { field: usize, meta: Meta },
+    Var {
+        field: usize,
+        meta: Meta,
+    },
     /// An explicit `ref`: `bytes` of metadata at the cursor, remembered as
     /// ref number `k`.
-    Ref { k: usize, bytes: usize },
+    Ref {
+        k: usize,
+        bytes: usize,
+    },
     /// Part `part` of the split object `field`, whose slots are `meta`
     /// bytes past the struct's metadata position.
     Part {
@@ -52,6 +88,72 @@ pub(crate) enum Op {
     },
     /// Arrays whose elements alternate on the wire, with their metadata.
     Interleaved(Box<[(usize, Meta)]>),
+}
+
+/// `match $op { ... }` with an arm per scalar operation that calls
+/// `$call::<RuntimeType>($args)` (then `?` when written `$call(..)?`),
+/// `$field` bound to the operation's field, followed by the arms given for
+/// the other operations.
+macro_rules! match_op {
+    // `$call(..)?`: the arm is the call's value after `?`.
+    ($op:expr, $field:ident => $call:ident($($arg:expr),*)?, $($arm:tt)*) => {
+        match_op!($op, $field => $call($($arg),*), Err(e) => return Err(e.into()), $($arm)*)
+    };
+    ($op:expr, $field:ident => $call:ident($($arg:expr),*), Err(e) => return Err(e.into()), $($arm:tt)*) => {
+        match $op {
+            Op::Bool($field) => $call::<bool>($($arg),*)?,
+            Op::Byte($field) => $call::<u8>($($arg),*)?,
+            Op::Int16($field) => $call::<i16>($($arg),*)?,
+            Op::UInt16($field) => $call::<u16>($($arg),*)?,
+            Op::Int32($field) => $call::<i32>($($arg),*)?,
+            Op::UInt32($field) => $call::<u32>($($arg),*)?,
+            Op::Int64($field) => $call::<i64>($($arg),*)?,
+            Op::UInt64($field) => $call::<u64>($($arg),*)?,
+            Op::Float($field) => $call::<f32>($($arg),*)?,
+            Op::Double($field) => $call::<f64>($($arg),*)?,
+            Op::Vec3($field) => $call::<tera_packets::Vec3>($($arg),*)?,
+            Op::Vec3fa($field) => $call::<tera_packets::Vec3fa>($($arg),*)?,
+            Op::Angle($field) => $call::<tera_packets::Angle>($($arg),*)?,
+            Op::SkillId($field) => $call::<tera_packets::SkillId>($($arg),*)?,
+            Op::SkillId32($field) => $call::<tera_packets::SkillId32>($($arg),*)?,
+            Op::Customize($field) => $call::<tera_packets::Customize>($($arg),*)?,
+            $($arm)*
+        }
+    };
+    ($op:expr, $field:ident => $call:ident($($arg:expr),*), $($arm:tt)*) => {
+        match $op {
+            Op::Bool($field) => $call::<bool>($($arg),*),
+            Op::Byte($field) => $call::<u8>($($arg),*),
+            Op::Int16($field) => $call::<i16>($($arg),*),
+            Op::UInt16($field) => $call::<u16>($($arg),*),
+            Op::Int32($field) => $call::<i32>($($arg),*),
+            Op::UInt32($field) => $call::<u32>($($arg),*),
+            Op::Int64($field) => $call::<i64>($($arg),*),
+            Op::UInt64($field) => $call::<u64>($($arg),*),
+            Op::Float($field) => $call::<f32>($($arg),*),
+            Op::Double($field) => $call::<f64>($($arg),*),
+            Op::Vec3($field) => $call::<tera_packets::Vec3>($($arg),*),
+            Op::Vec3fa($field) => $call::<tera_packets::Vec3fa>($($arg),*),
+            Op::Angle($field) => $call::<tera_packets::Angle>($($arg),*),
+            Op::SkillId($field) => $call::<tera_packets::SkillId>($($arg),*),
+            Op::SkillId32($field) => $call::<tera_packets::SkillId32>($($arg),*),
+            Op::Customize($field) => $call::<tera_packets::Customize>($($arg),*),
+            $($arm)*
+        }
+    };
+}
+pub(crate) use match_op;
+
+impl Op {
+    /// The operation reading scalar `s` into field `field`.
+    fn scalar(s: Scalar, field: usize) -> Op {
+        macro_rules! op {
+            ($t:ty, $v:ident) => {
+                Op::$v(field)
+            };
+        }
+        with_scalar!(s, op)
+    }
 }
 
 impl Meta {
@@ -115,7 +217,7 @@ impl Program {
                         ops.push(Op::Ref { k, bytes });
                     }
                     Step::Field(i) | Step::Repeat(i) => match fields[i].kind {
-                        Kind::Scalar(scalar) => ops.push(Op::Scalar { field: i, scalar }),
+                        Kind::Scalar(scalar) => ops.push(Op::scalar(scalar, i)),
                         // A repeated field is a scalar (the planner's rule).
                         _ if matches!(step, Step::Repeat(_)) => {}
                         _ => ops.push(Op::Var {
@@ -131,20 +233,40 @@ impl Program {
                 }
             }
         }
+        let fixed_bytes = ops
+            .iter()
+            .map(|op| match *op {
+                Op::Ref { bytes, .. } => bytes,
+                _ => op_scalar_size(op),
+            })
+            .sum();
+        let variable = (0..ops.len())
+            .filter(|&k| {
+                matches!(
+                    ops[k],
+                    Op::Var { .. } | Op::Part { .. } | Op::Interleaved(_)
+                )
+            })
+            .collect();
         Program {
             ops: ops.into(),
             words,
+            fixed_bytes,
+            variable,
         }
     }
 
-    /// The fields some operation of the walk reads or fills.
+    /// Whether some operation of the walk reads or fills field `field`.
     pub(crate) fn covers(&self, field: usize) -> bool {
-        self.ops.iter().any(|op| match op {
-            Op::Scalar { field: f, .. } | Op::Var { field: f, .. } | Op::Part { field: f, .. } => {
-                *f == field
-            }
-            Op::Interleaved(group) => group.iter().any(|&(f, _)| f == field),
-            Op::Ref { .. } => false,
+        fn same<T>(f: usize, field: usize) -> bool {
+            f == field
+        }
+        self.ops.iter().any(|op| {
+            match_op!(*op, f => same(f, field),
+                Op::Var { field: f, .. } | Op::Part { field: f, .. } => f == field,
+                Op::Interleaved(ref group) => group.iter().any(|&(f, _)| f == field),
+                Op::Ref { .. } => false,
+            )
         })
     }
 }

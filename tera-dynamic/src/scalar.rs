@@ -6,6 +6,7 @@
 use tera_defs_front::model::Scalar;
 use tera_packets::{Angle, Customize, SkillId, SkillId32, Vec3, Vec3fa, Wire, Writer};
 
+use crate::slot::Slot;
 use crate::value::Value;
 
 /// Expands `$each!(RuntimeType, ValueVariant)` for scalar `$s`.
@@ -82,4 +83,55 @@ pub(crate) fn write(v: &Value<'_>, w: &mut Writer<'_>) {
 /// The def language's word for scalar `s`.
 pub(crate) fn def_name(s: Scalar) -> &'static str {
     zero(s).type_name()
+}
+
+/// A scalar's runtime type, as a view's slot and as a value's variant: what
+/// the walks call once per scalar field, chosen by the operation.
+pub(crate) trait ScalarType: Copy + for<'a> Wire<'a> {
+    /// The def language's word for the type.
+    const NAME: &'static str;
+    /// The value as a view's slot.
+    fn into_slot(self) -> Slot;
+    /// The value `value` holds, if it is of this type.
+    fn of(value: &Value<'_>) -> Option<Self>;
+}
+
+macro_rules! scalar_type {
+    ($($t:ty, $v:ident, $name:literal;)*) => {
+        $(
+            impl ScalarType for $t {
+                const NAME: &'static str = $name;
+                #[inline(always)]
+                fn into_slot(self) -> Slot {
+                    Slot::$v(self)
+                }
+                #[inline(always)]
+                fn of(value: &Value<'_>) -> Option<Self> {
+                    match value {
+                        Value::$v(x) => Some(*x),
+                        _ => None,
+                    }
+                }
+            }
+        )*
+    };
+}
+
+scalar_type! {
+    bool, Bool, "bool";
+    u8, Byte, "byte";
+    i16, Int16, "int16";
+    u16, UInt16, "uint16";
+    i32, Int32, "int32";
+    u32, UInt32, "uint32";
+    i64, Int64, "int64";
+    u64, UInt64, "uint64";
+    f32, Float, "float";
+    f64, Double, "double";
+    Vec3, Vec3, "vec3";
+    Vec3fa, Vec3fa, "vec3fa";
+    Angle, Angle, "angle";
+    SkillId, SkillId, "skillid";
+    SkillId32, SkillId32, "skillid32";
+    Customize, Customize, "customize";
 }

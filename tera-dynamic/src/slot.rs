@@ -95,6 +95,7 @@ impl Slot {
 
     /// A scalar, string or bytes slot as a value borrowing from `packet`;
     /// `None` for arrays, objects and links.
+    #[inline(always)]
     pub(crate) fn leaf<'a>(self, packet: &'a [u8]) -> Option<Value<'a>> {
         let range = |start: u32, len: u32| {
             let start = start as usize;

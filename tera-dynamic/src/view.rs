@@ -121,9 +121,40 @@ impl<'v, 'a> RecordView<'v, 'a> {
     /// The record as a [`Record`] of owned vectors, strings and bytes still
     /// borrowed from the packet.
     pub fn to_record(&self) -> Record<'a> {
+        let slots = self.slots.get(self.start..).unwrap_or_default();
+        let values = self
+            .s
+            .fields
+            .iter()
+            .zip(slots)
+            .map(|(f, &slot)| match (&f.kind, slot) {
+                (Kind::Array(element), Slot::Array { first, len }) => {
+                    let items = ArrayView {
+                        element,
+                        packet: self.packet,
+                        slots: self.slots,
+                        first: first as usize,
+                        len: len as usize,
+                    };
+                    Value::Array(items.iter().map(|v| v.into_value()).collect())
+                }
+                (Kind::Object(s), Slot::Object { start }) => Value::Object(
+                    RecordView {
+                        s,
+                        packet: self.packet,
+                        slots: self.slots,
+                        start: start as usize,
+                    }
+                    .to_record(),
+                ),
+                (kind, slot) => slot
+                    .leaf(self.packet)
+                    .unwrap_or_else(|| crate::decode::zero(kind)),
+            })
+            .collect();
         Record {
             names: Arc::clone(&self.s.names),
-            values: self.iter().map(|(_, v)| v.to_value()).collect(),
+            values,
         }
     }
 
@@ -202,10 +233,10 @@ impl<'v, 'a> ArrayView<'v, 'a> {
 
 impl<'a> ViewValue<'_, 'a> {
     /// The value as a [`Value`], arrays and objects in vectors of their own.
-    pub fn to_value(&self) -> Value<'a> {
+    pub fn into_value(self) -> Value<'a> {
         match self {
-            ViewValue::Value(v) => v.clone(),
-            ViewValue::Array(items) => Value::Array(items.iter().map(|v| v.to_value()).collect()),
+            ViewValue::Value(v) => v,
+            ViewValue::Array(items) => Value::Array(items.iter().map(|v| v.into_value()).collect()),
             ViewValue::Object(record) => Value::Object(record.to_record()),
         }
     }
