@@ -1,7 +1,8 @@
 //! Differential: arbitrary bytes decoded as a compiled-in packet type and
 //! through `tera-dynamic` with the same def loaded at run time. Both accept
 //! or both reject (with the same error kind at the same byte); an accepted
-//! packet gives the same JSON and encodes to the same bytes both ways.
+//! packet gives the same JSON (the dynamic record's and view's) and encodes
+//! to the same bytes both ways.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -24,6 +25,8 @@ fuzz_target!(|data: &[u8]| {
         (Ok(c), Ok(d)) => {
             let (c_json, d_json) = (serde_json::to_value(c), serde_json::to_value(d));
             assert_eq!(c_json.ok(), d_json.ok(), "{info:?}: the values differ");
+            let view = schema.view(packet).map(|v| serde_json::to_value(&v).ok());
+            assert_eq!(view, Ok(d_json.ok()), "{info:?}: the view differs");
             let c_bytes = c.encode().map_err(|e| e.kind());
             let d_bytes = schema.encode(d, 0).map_err(|e| match e {
                 tera_dynamic::EncodeError::Wire(e) => e.kind(),

@@ -8,7 +8,7 @@
 use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
 
 use crate::error::DecodeError;
-use crate::program::{Op, Program, RefPositions, match_op};
+use crate::program::{Fields, Op, Program, RefPositions, match_op};
 use crate::scalar;
 use crate::scalar::ScalarType;
 use crate::schema::{Element, Kind, Schema, Struct};
@@ -95,22 +95,22 @@ pub(crate) fn zero(kind: &Kind) -> Value<'static> {
     }
 }
 
-/// Scalar field `field` of the record of `s` at slot `base`, read at the
-/// cursor as its runtime type `T`.
+/// Scalar fields `fields` of the record of `s` at slot `base`, read at the
+/// cursor as their runtime type `T`.
 #[inline(always)]
-fn read_scalar<T: ScalarType>(
+fn read_scalars<T: ScalarType>(
     d: &mut Decoder<'_>,
     s: &Struct,
-    field: usize,
+    fields: Fields,
     base: usize,
 ) -> Decoded<()> {
-    match T::read(&mut d.r, 0) {
-        Ok(x) => {
-            d.slots[base + field] = x.into_slot();
-            Ok(())
+    for field in fields.range() {
+        match T::read(&mut d.r, 0) {
+            Ok(x) => d.slots[base + field] = x.into_slot(),
+            Err(e) => return Err(DecodeError::from(e).in_field(&s.fields[field].name)),
         }
-        Err(e) => Err(DecodeError::from(e).in_field(&s.fields[field].name)),
     }
+    Ok(())
 }
 
 /// The cursor over the packet and the slots read so far.
@@ -123,7 +123,9 @@ impl Decoder<'_> {
     /// Room for a record of `s`, every field zero; its first slot.
     fn reserve(&mut self, s: &Struct) -> usize {
         let start = self.slots.len();
-        self.slots.extend_from_slice(&s.zeros);
+        // Slot by slot: records are small, and a call to `memcpy` costs
+        // more than copying them.
+        self.slots.extend(s.zeros.iter().copied());
         for &i in &s.unread_objects {
             if let Kind::Object(child) = &s.fields[i].kind {
                 let inner = self.reserve(child);
@@ -153,7 +155,7 @@ impl Decoder<'_> {
     fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<()> {
         let mut refs = RefPositions::default();
         for op in &program.ops {
-            match_op!(*op, field => read_scalar(self, s, field, base)?,
+            match_op!(*op, fields => read_scalars(self, s, fields, base)?,
                 Op::Var { field, meta: at } => {
                     let at = at.at(meta, &refs, self.r.pos());
                     let f = &s.fields[field];

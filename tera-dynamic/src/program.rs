@@ -27,10 +27,10 @@ pub(crate) struct Program {
 
 /// The wire size of a scalar operation's field (0 for the others).
 fn op_scalar_size(op: &Op) -> usize {
-    fn size<T: Wire<'static>>() -> usize {
-        T::FIXED_SIZE.unwrap_or(0)
+    fn size<T: Wire<'static>>(fields: Fields) -> usize {
+        fields.count * T::FIXED_SIZE.unwrap_or(0)
     }
-    match_op!(*op, _f => size(), _ => 0)
+    match_op!(*op, f => size(f), _ => 0)
 }
 
 /// Where a variable field's metadata words are.
@@ -49,25 +49,25 @@ pub(crate) enum Meta {
 /// type, so that running a walk takes one dispatch per field.
 #[derive(Debug, Clone)]
 pub(crate) enum Op {
-    /// A `bool` field at the cursor (a repeated field is read again: the
-    /// later copy wins, as in the generated packets); and so on for each
-    /// scalar.
-    Bool(usize),
-    Byte(usize),
-    Int16(usize),
-    UInt16(usize),
-    Int32(usize),
-    UInt32(usize),
-    Int64(usize),
-    UInt64(usize),
-    Float(usize),
-    Double(usize),
-    Vec3(usize),
-    Vec3fa(usize),
-    Angle(usize),
-    SkillId(usize),
-    SkillId32(usize),
-    Customize(usize),
+    /// Consecutive `bool` fields at the cursor (a repeated field is read
+    /// again: the later copy wins, as in the generated packets); and so on
+    /// for each scalar.
+    Bool(Fields),
+    Byte(Fields),
+    Int16(Fields),
+    UInt16(Fields),
+    Int32(Fields),
+    UInt32(Fields),
+    Int64(Fields),
+    UInt64(Fields),
+    Float(Fields),
+    Double(Fields),
+    Vec3(Fields),
+    Vec3fa(Fields),
+    Angle(Fields),
+    SkillId(Fields),
+    SkillId32(Fields),
+    Customize(Fields),
     /// A string, bytes, array or object field whose metadata is at `meta`.
     Var {
         field: usize,
@@ -90,10 +90,26 @@ pub(crate) enum Op {
     Interleaved(Box<[(usize, Meta)]>),
 }
 
+/// Fields `first..first + count` of a struct: consecutive scalars of one
+/// type, one operation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fields {
+    pub(crate) first: usize,
+    pub(crate) count: usize,
+}
+
+impl Fields {
+    /// The fields' indices.
+    #[inline]
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
+        self.first..self.first + self.count
+    }
+}
+
 /// `match $op { ... }` with an arm per scalar operation that calls
 /// `$call::<RuntimeType>($args)` (then `?` when written `$call(..)?`),
-/// `$field` bound to the operation's field, followed by the arms given for
-/// the other operations.
+/// `$field` bound to the operation's [`Fields`], followed by the arms given
+/// for the other operations.
 macro_rules! match_op {
     // `$call(..)?`: the arm is the call's value after `?`.
     ($op:expr, $field:ident => $call:ident($($arg:expr),*)?, $($arm:tt)*) => {
@@ -147,12 +163,52 @@ pub(crate) use match_op;
 impl Op {
     /// The operation reading scalar `s` into field `field`.
     fn scalar(s: Scalar, field: usize) -> Op {
+        let fields = Fields {
+            first: field,
+            count: 1,
+        };
         macro_rules! op {
             ($t:ty, $v:ident) => {
-                Op::$v(field)
+                Op::$v(fields)
             };
         }
         with_scalar!(s, op)
+    }
+
+    /// Takes `next` into this operation when both read scalars of one type
+    /// into consecutive fields.
+    fn merge(&mut self, next: &Op) -> bool {
+        let same_type = std::mem::discriminant(&*self) == std::mem::discriminant(next);
+        match (self.scalar_fields(), next.clone().scalar_fields()) {
+            (Some(this), Some(next)) if same_type && this.first + this.count == next.first => {
+                this.count += next.count;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The fields of a scalar operation.
+    fn scalar_fields(&mut self) -> Option<&mut Fields> {
+        match self {
+            Op::Var { .. } | Op::Ref { .. } | Op::Part { .. } | Op::Interleaved(_) => None,
+            Op::Bool(f)
+            | Op::Byte(f)
+            | Op::Int16(f)
+            | Op::UInt16(f)
+            | Op::Int32(f)
+            | Op::UInt32(f)
+            | Op::Int64(f)
+            | Op::UInt64(f)
+            | Op::Float(f)
+            | Op::Double(f)
+            | Op::Vec3(f)
+            | Op::Vec3fa(f)
+            | Op::Angle(f)
+            | Op::SkillId(f)
+            | Op::SkillId32(f)
+            | Op::Customize(f) => Some(f),
+        }
     }
 }
 
@@ -217,7 +273,12 @@ impl Program {
                         ops.push(Op::Ref { k, bytes });
                     }
                     Step::Field(i) | Step::Repeat(i) => match fields[i].kind {
-                        Kind::Scalar(scalar) => ops.push(Op::scalar(scalar, i)),
+                        Kind::Scalar(scalar) => {
+                            let op = Op::scalar(scalar, i);
+                            if !ops.last_mut().is_some_and(|last: &mut Op| last.merge(&op)) {
+                                ops.push(op);
+                            }
+                        }
                         // A repeated field is a scalar (the planner's rule).
                         _ if matches!(step, Step::Repeat(_)) => {}
                         _ => ops.push(Op::Var {
@@ -258,8 +319,8 @@ impl Program {
 
     /// Whether some operation of the walk reads or fills field `field`.
     pub(crate) fn covers(&self, field: usize) -> bool {
-        fn same<T>(f: usize, field: usize) -> bool {
-            f == field
+        fn same<T>(f: Fields, field: usize) -> bool {
+            f.range().contains(&field)
         }
         self.ops.iter().any(|op| {
             match_op!(*op, f => same(f, field),
@@ -281,17 +342,19 @@ fn slot_words(plan: &Plan, fields: &[FieldSchema], i: usize, part: usize) -> usi
 
 /// Where the explicit refs of one walk placed their fields' metadata,
 /// by ref number: eight inline (the corpus's most in a block is five), the
-/// rest on the heap.
+/// rest on the heap. Positions are `u32`, as a packet has at most 65535
+/// bytes: the inline ones are cleared with one store per walk.
 #[derive(Default)]
 pub(crate) struct RefPositions {
-    inline: [usize; 8],
-    more: Vec<usize>,
+    inline: [u32; 8],
+    more: Vec<u32>,
 }
 
 impl RefPositions {
     /// Ref number `k` put its metadata at byte `at`.
     #[inline]
     pub(crate) fn set(&mut self, k: usize, at: usize) {
+        let at = u32::try_from(at).unwrap_or(u32::MAX);
         match self.inline.get_mut(k) {
             Some(slot) => *slot = at,
             None => {
@@ -308,9 +371,10 @@ impl RefPositions {
     /// fields that use them are reached).
     #[inline]
     pub(crate) fn get(&self, k: usize) -> usize {
-        match self.inline.get(k) {
+        let at = match self.inline.get(k) {
             Some(&at) => at,
             None => self.more.get(k - self.inline.len()).copied().unwrap_or(0),
-        }
+        };
+        at as usize
     }
 }
