@@ -1,8 +1,8 @@
-//! Encoding: the length of a value, then each struct's [`Program`] run
-//! again to write every piece through the runtime's own field types and
-//! `tera_packets::Chain`, as the derive's write does. Each value's type is
-//! checked once: a scalar field's as it is written, the others' while the
-//! length is counted.
+//! Encoding: each struct's [`Program`] run over the value, writing every
+//! piece through the runtime's own field types and `tera_packets::Chain`,
+//! as the derive's write does, and checking each value's type as it goes.
+//! The length is known when the writing ends; counting it first is
+//! [`Schema::encoded_len`]'s job (and the error path's).
 
 use std::sync::Arc;
 
@@ -16,46 +16,37 @@ use crate::value::{Record, Value};
 
 type Encoded<T> = Result<T, EncodeError>;
 
-/// Whether counting a length checks the types of scalar fields too, or
-/// leaves them to the write that follows.
-#[derive(Clone, Copy, PartialEq)]
-enum Scalars {
-    Check,
-    Skip,
-}
-
 impl Schema {
     /// The exact size of the encoded packet, header included; an error
     /// when a field of `value` is missing or has another type than the
     /// def's.
     pub fn encoded_len(&self, value: &Record<'_>) -> Encoded<usize> {
-        Ok(HEADER_LEN + block_len(&self.root, value, Scalars::Check)?)
+        Ok(HEADER_LEN + block_len(&self.root, value)?)
     }
 
     /// Encodes `value` into the front of `buf` with `opcode` in its header
     /// and returns its length. Fails when the value does not fit the def,
-    /// the packet would exceed 65535 bytes or `buf` is too small; the bytes
-    /// of `buf` are then unspecified (a field of the wrong type is found
-    /// while writing).
+    /// the packet would exceed 65535 bytes or `buf` is too small (the error
+    /// then says the size needed); the bytes of `buf` are then unspecified.
     pub fn encode_into(&self, value: &Record<'_>, opcode: u16, buf: &mut [u8]) -> Encoded<usize> {
-        let len = HEADER_LEN + block_len(&self.root, value, Scalars::Skip)?;
-        if len > MAX_PACKET_LEN {
-            let size = u32::try_from(len).unwrap_or(u32::MAX);
-            return Err(Error::new(ErrorKind::TooLarge { size }, 0).into());
-        }
-        let needed = ErrorKind::BufferTooSmall {
-            needed: u32::try_from(len).unwrap_or(u32::MAX),
-        };
-        let Some(packet) = buf.get_mut(..len) else {
-            return Err(Error::new(needed, 0).into());
-        };
-        let mut w = Writer::new(packet, 0);
-        let ([len_lo, len_hi], [op_lo, op_hi]) = ((len as u16).to_le_bytes(), opcode.to_le_bytes());
-        w.put_array([len_lo, len_hi, op_lo, op_hi]);
+        let room = buf.len().min(MAX_PACKET_LEN);
+        let mut w = Writer::new(&mut buf[..room], 0);
+        let [op_lo, op_hi] = opcode.to_le_bytes();
+        w.put_array([0, 0, op_lo, op_hi]);
         write_block(&self.root, value, &mut w)?;
-        if w.pos() != len {
-            return Err(Error::new(needed, w.pos()).into());
+        if w.overflowed() {
+            let len = self.encoded_len(value)?;
+            let size = u32::try_from(len).unwrap_or(u32::MAX);
+            let kind = if len > MAX_PACKET_LEN {
+                ErrorKind::TooLarge { size }
+            } else {
+                ErrorKind::BufferTooSmall { needed: size }
+            };
+            return Err(Error::new(kind, 0).into());
         }
+        let len = w.pos();
+        // `len` fits: the writer stops at 65535 bytes.
+        w.patch_u16(0, len as u16);
         Ok(len)
     }
 
@@ -123,46 +114,25 @@ fn kind_name(kind: &Kind) -> &'static str {
     }
 }
 
-fn block_len(s: &Struct, record: &Record<'_>, scalars: Scalars) -> Encoded<usize> {
-    Ok(2 * s.meta_words + program_len(s, &s.all, record, scalars)?)
+fn block_len(s: &Struct, record: &Record<'_>) -> Encoded<usize> {
+    Ok(2 * s.meta_words + program_len(s, &s.all, record)?)
 }
 
 /// The bytes the operations of `program` write at the cursor, checking
-/// the types of the values (of scalars too with [`Scalars::Check`]).
-fn program_len(
-    s: &Struct,
-    program: &Program,
-    record: &Record<'_>,
-    scalars: Scalars,
-) -> Encoded<usize> {
+/// the type of every value.
+fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<usize> {
     let values = fields_of(s, record)?;
-    if scalars == Scalars::Skip {
-        let mut total = program.fixed_bytes;
-        for &k in &program.variable {
-            total += op_len(s, &program.ops[k], values, scalars)?;
-        }
-        return Ok(total);
-    }
     let mut total = 0;
     for op in &program.ops {
-        total += op_len(s, op, values, scalars)?;
-    }
-    Ok(total)
-}
-
-/// The bytes operation `op` writes.
-#[inline]
-fn op_len(s: &Struct, op: &Op, values: &[Value<'_>], scalars: Scalars) -> Encoded<usize> {
-    Ok(
-        match_op!(*op, fields => scalar_len(scalars, s, fields, values)?,
-            Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field], scalars)
+        total += match_op!(*op, fields => scalar_len(s, fields, values)?,
+            Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field])
                 .map_err(|e| inside(&s.fields[field].name, e))?,
             Op::Ref { bytes, .. } => bytes,
             Op::Part { field, part, .. } => {
                 let f = &s.fields[field];
                 match (&f.kind, &values[field]) {
                     (Kind::Object(child), Value::Object(inner)) => {
-                        program_len(child, child.program(Some(part)), inner, scalars)
+                        program_len(child, child.program(Some(part)), inner)
                     }
                     (_, value) => Err(mismatch("object", Some(value))),
                 }
@@ -171,28 +141,22 @@ fn op_len(s: &Struct, op: &Op, values: &[Value<'_>], scalars: Scalars) -> Encode
             Op::Interleaved(ref group) => {
                 let mut bytes = 0;
                 for &(field, _) in group.iter() {
-                    bytes += field_len(&s.fields[field].kind, &values[field], scalars)
+                    bytes += field_len(&s.fields[field].kind, &values[field])
                         .map_err(|e| inside(&s.fields[field].name, e))?;
                 }
                 bytes
             }
-        ),
-    )
+        );
+    }
+    Ok(total)
 }
 
 /// The size of scalar fields `fields`, of runtime type `T`.
 #[inline(always)]
-fn scalar_len<T: ScalarType>(
-    scalars: Scalars,
-    s: &Struct,
-    fields: Fields,
-    values: &[Value<'_>],
-) -> Encoded<usize> {
-    if scalars == Scalars::Check {
-        for field in fields.range() {
-            if T::of(&values[field]).is_none() {
-                return Err(scalar_mismatch::<T>(s, field, values));
-            }
+fn scalar_len<T: ScalarType>(s: &Struct, fields: Fields, values: &[Value<'_>]) -> Encoded<usize> {
+    for field in fields.range() {
+        if T::of(&values[field]).is_none() {
+            return Err(scalar_mismatch::<T>(s, field, values));
         }
     }
     Ok(fields.count * T::FIXED_SIZE.unwrap_or(0))
@@ -203,7 +167,7 @@ fn scalar_mismatch<T: ScalarType>(s: &Struct, field: usize, values: &[Value<'_>]
     inside(&s.fields[field].name, mismatch(T::NAME, values.get(field)))
 }
 
-fn field_len(kind: &Kind, value: &Value<'_>, scalars: Scalars) -> Encoded<usize> {
+fn field_len(kind: &Kind, value: &Value<'_>) -> Encoded<usize> {
     match (kind, value) {
         (Kind::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
         (Kind::String, Value::String(v)) => Ok(v.wire_len()),
@@ -211,35 +175,43 @@ fn field_len(kind: &Kind, value: &Value<'_>, scalars: Scalars) -> Encoded<usize>
         (Kind::Array(element), Value::Array(items)) => {
             let mut total = 0;
             for (n, item) in items.iter().enumerate() {
-                total += 4 + element_len(element, item, scalars)
-                    .map_err(|e| inside(&format!("[{n}]"), e))?;
+                total +=
+                    4 + element_len(element, item).map_err(|e| inside(&format!("[{n}]"), e))?;
             }
             Ok(total)
         }
-        (Kind::Object(s), Value::Object(inner)) => program_len(s, &s.all, inner, scalars),
+        (Kind::Object(s), Value::Object(inner)) => program_len(s, &s.all, inner),
         (kind, v) => Err(mismatch(kind_name(kind), Some(v))),
     }
 }
 
-fn element_len(element: &Element, value: &Value<'_>, scalars: Scalars) -> Encoded<usize> {
+fn element_len(element: &Element, value: &Value<'_>) -> Encoded<usize> {
     match (element, value) {
         (Element::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
         (Element::String, Value::String(v)) => Ok(2 + v.wire_len()),
-        (Element::Block(s), Value::Object(inner)) => block_len(s, inner, scalars),
-        (Element::Scalar(s), v) => Err(mismatch(scalar::def_name(*s), Some(v))),
-        (Element::String, v) => Err(mismatch("string", Some(v))),
-        (Element::Block(_), v) => Err(mismatch("object", Some(v))),
+        (Element::Block(s), Value::Object(inner)) => block_len(s, inner),
+        (element, v) => Err(element_mismatch(element, v)),
     }
 }
 
-/// Writes a block at the cursor (a value whose length was counted).
-fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Encoded<()> {
-    let meta = w.pos();
-    zeros(w, 2 * s.meta_words);
-    write_program(s, &s.all, &record.values, w, meta)
+fn element_mismatch(element: &Element, v: &Value<'_>) -> EncodeError {
+    match element {
+        Element::Scalar(s) => mismatch(scalar::def_name(*s), Some(v)),
+        Element::String => mismatch("string", Some(v)),
+        Element::Block(_) => mismatch("object", Some(v)),
+    }
 }
 
-/// Writes the operations of `program`; implicit slots from `meta`.
+/// Writes a block at the cursor.
+fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Encoded<()> {
+    let values = fields_of(s, record)?;
+    let meta = w.pos();
+    zeros(w, 2 * s.meta_words);
+    write_program(s, &s.all, values, w, meta)
+}
+
+/// Writes the operations of `program` (`values` are `s`'s fields, checked
+/// by [`fields_of`]); implicit slots from `meta`.
 fn write_program(
     s: &Struct,
     program: &Program,
@@ -264,12 +236,15 @@ fn write_program(
                 part,
                 meta: at,
             } => {
-                if let (Kind::Object(child), Value::Object(inner)) =
-                    (&s.fields[field].kind, &values[field])
-                {
-                    write_program(child, child.program(Some(part)), &inner.values, w, meta + at)
-                        .map_err(|e| inside(&s.fields[field].name, e))?;
+                let f = &s.fields[field];
+                match (&f.kind, &values[field]) {
+                    (Kind::Object(child), Value::Object(inner)) => fields_of(child, inner)
+                        .and_then(|inner| {
+                            write_program(child, child.program(Some(part)), inner, w, meta + at)
+                        }),
+                    (_, value) => Err(mismatch("object", Some(value))),
                 }
+                .map_err(|e| inside(&f.name, e))?;
             }
             Op::Interleaved(ref group) => {
                 write_interleaved(s, group, values, w, |at, w| at.at(meta, &refs, w.pos()))?
@@ -309,6 +284,7 @@ fn write_scalars<T: ScalarType>(
     Ok(())
 }
 
+/// Writes a variable field whose metadata is at `meta`.
 fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) -> Encoded<()> {
     match (kind, value) {
         (Kind::String, Value::String(v)) => v.write(w, meta),
@@ -322,22 +298,24 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
             }
         }
         (Kind::Object(s), Value::Object(inner)) => {
-            write_program(s, &s.all, &inner.values, w, meta)?
+            write_program(s, &s.all, fields_of(s, inner)?, w, meta)?
         }
-        (_, v) => scalar::write(v, w),
+        (Kind::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
+        (kind, v) => return Err(mismatch(kind_name(kind), Some(v))),
     }
     Ok(())
 }
 
 fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Encoded<()> {
     match (element, value) {
+        (Element::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
         (Element::String, Value::String(v)) => {
             let meta = w.pos();
             zeros(w, 2);
             v.write(w, meta);
         }
         (Element::Block(s), Value::Object(inner)) => write_block(s, inner, w)?,
-        (_, v) => scalar::write(v, w),
+        (element, v) => return Err(element_mismatch(element, v)),
     }
     Ok(())
 }
@@ -352,9 +330,12 @@ fn write_interleaved(
 ) -> Encoded<()> {
     let mut lists: Vec<(usize, &Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
     for &(i, at) in group {
-        if let (Kind::Array(element), Value::Array(items)) = (&s.fields[i].kind, &values[i]) {
-            let at = meta_of(at, w);
-            lists.push((i, element, items, Chain::start(w, at, items.len())));
+        match (&s.fields[i].kind, &values[i]) {
+            (Kind::Array(element), Value::Array(items)) => {
+                let at = meta_of(at, w);
+                lists.push((i, element, items, Chain::start(w, at, items.len())));
+            }
+            (kind, v) => return Err(inside(&s.fields[i].name, mismatch(kind_name(kind), Some(v)))),
         }
     }
     for n in 0.. {

@@ -4,7 +4,6 @@
 //! without looking at the plan again.
 
 use tera_defs_front::model::Scalar;
-use tera_packets::Wire;
 use tera_wire_plan::{Plan, Segment, Step};
 
 use crate::scalar::with_scalar;
@@ -18,20 +17,8 @@ pub(crate) struct Program {
     /// The metadata words of the walk's implicit slots: what a block
     /// reserves at its front, what an object hoists.
     pub(crate) words: usize,
-    /// The bytes the walk's scalars and refs write.
-    pub(crate) fixed_bytes: usize,
-    /// The operations whose bytes depend on the value (strings, bytes,
-    /// arrays, objects), by index into `ops`.
-    pub(crate) variable: Box<[usize]>,
 }
 
-/// The wire size of a scalar operation's field (0 for the others).
-fn op_scalar_size(op: &Op) -> usize {
-    fn size<T: Wire<'static>>(fields: Fields) -> usize {
-        fields.count * T::FIXED_SIZE.unwrap_or(0)
-    }
-    match_op!(*op, f => size(f), _ => 0)
-}
 
 /// Where a variable field's metadata words are.
 #[derive(Debug, Clone, Copy)]
@@ -294,26 +281,9 @@ impl Program {
                 }
             }
         }
-        let fixed_bytes = ops
-            .iter()
-            .map(|op| match *op {
-                Op::Ref { bytes, .. } => bytes,
-                _ => op_scalar_size(op),
-            })
-            .sum();
-        let variable = (0..ops.len())
-            .filter(|&k| {
-                matches!(
-                    ops[k],
-                    Op::Var { .. } | Op::Part { .. } | Op::Interleaved(_)
-                )
-            })
-            .collect();
         Program {
             ops: ops.into(),
             words,
-            fixed_bytes,
-            variable,
         }
     }
 
