@@ -18,7 +18,10 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
         }
     }
     let problems: Vec<String> = catalog.problems().iter().map(|r| r.render(false)).collect();
-    assert!(problems.is_empty(), "the compiled-in defs load: {problems:?}");
+    assert!(
+        problems.is_empty(),
+        "the compiled-in defs load: {problems:?}"
+    );
     catalog
 });
 

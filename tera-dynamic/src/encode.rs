@@ -335,7 +335,12 @@ fn write_interleaved(
                 let at = meta_of(at, w);
                 lists.push((i, element, items, Chain::start(w, at, items.len())));
             }
-            (kind, v) => return Err(inside(&s.fields[i].name, mismatch(kind_name(kind), Some(v)))),
+            (kind, v) => {
+                return Err(inside(
+                    &s.fields[i].name,
+                    mismatch(kind_name(kind), Some(v)),
+                ));
+            }
         }
     }
     for n in 0.. {

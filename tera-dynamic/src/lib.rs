@@ -5,9 +5,11 @@
 //! A [`Catalog`] loads `.def` files and a `protocol.REV.map` through the
 //! same front end as the code generator (`tera-defs-front`: parser,
 //! validation, diagnostics) and lowers each def into the same wire plans
-//! (`tera-wire-plan`). A [`Schema`] decodes a packet into a [`Record`] of
-//! named [`Value`]s and encodes one back, with the checks and the bytes of
-//! the generated packets; serde gives their JSON.
+//! (`tera-wire-plan`), each walk lowered once into a flat list of
+//! operations. A [`Schema`] decodes a packet into a [`View`] (every value
+//! in one vector, the fastest way to read) or a [`Record`] of named
+//! [`Value`]s (to change), and encodes a record back, with the checks and
+//! the bytes of the generated packets; serde gives their JSON.
 //!
 //! ```
 //! use tera_dynamic::{Catalog, Value};
@@ -25,16 +27,21 @@
 //! let json = serde_json::to_string(&value)?;
 //! assert_eq!(json, r#"{"channel":1,"message":"h"}"#);
 //!
+//! // The same packet as a view: no vector per record.
+//! let view = schema.view(&packet)?;
+//! assert_eq!(serde_json::to_string(&view)?, json);
+//!
 //! // JSON back to a value, and to the same bytes:
 //! let read = schema.deserialize(&mut serde_json::Deserializer::from_str(&json))?;
 //! assert_eq!(schema.encode(&read, 0x502a)?, packet);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Files, one job each: `schema` (a def lowered into plans), `value`,
-//! `scalar` (each scalar as its runtime type), `decode`, `encode`, `json`
-//! (serde), `refs` (the positions of explicit refs during a walk), `catalog`
-//! (loading and lookup), `error`.
+//! Files, one job each: `schema` (a def lowered into structs and their
+//! walks), `program` (a walk as a list of operations), `value`, `view` (a
+//! decoded packet in one vector), `slot` (one value of a view), `scalar`
+//! (each scalar as its runtime type), `decode`, `encode`, `json` (serde),
+//! `catalog` (loading and lookup), `error`.
 
 #![warn(missing_docs)]
 

@@ -19,7 +19,6 @@ pub(crate) struct Program {
     pub(crate) words: usize,
 }
 
-
 /// Where a variable field's metadata words are.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Meta {
@@ -91,6 +90,28 @@ impl Fields {
     pub(crate) fn range(self) -> std::ops::Range<usize> {
         self.first..self.first + self.count
     }
+}
+
+/// The pattern of every scalar operation, binding its fields to `$f`.
+macro_rules! scalar_op {
+    ($f:pat) => {
+        Op::Bool($f)
+            | Op::Byte($f)
+            | Op::Int16($f)
+            | Op::UInt16($f)
+            | Op::Int32($f)
+            | Op::UInt32($f)
+            | Op::Int64($f)
+            | Op::UInt64($f)
+            | Op::Float($f)
+            | Op::Double($f)
+            | Op::Vec3($f)
+            | Op::Vec3fa($f)
+            | Op::Angle($f)
+            | Op::SkillId($f)
+            | Op::SkillId32($f)
+            | Op::Customize($f)
+    };
 }
 
 /// `match $op { ... }` with an arm per scalar operation that calls
@@ -166,7 +187,7 @@ impl Op {
     /// into consecutive fields.
     fn merge(&mut self, next: &Op) -> bool {
         let same_type = std::mem::discriminant(&*self) == std::mem::discriminant(next);
-        match (self.scalar_fields(), next.clone().scalar_fields()) {
+        match (self.scalar_fields_mut(), next.scalar_fields()) {
             (Some(this), Some(next)) if same_type && this.first + this.count == next.first => {
                 this.count += next.count;
                 true
@@ -176,25 +197,18 @@ impl Op {
     }
 
     /// The fields of a scalar operation.
-    fn scalar_fields(&mut self) -> Option<&mut Fields> {
+    fn scalar_fields(&self) -> Option<Fields> {
         match self {
-            Op::Var { .. } | Op::Ref { .. } | Op::Part { .. } | Op::Interleaved(_) => None,
-            Op::Bool(f)
-            | Op::Byte(f)
-            | Op::Int16(f)
-            | Op::UInt16(f)
-            | Op::Int32(f)
-            | Op::UInt32(f)
-            | Op::Int64(f)
-            | Op::UInt64(f)
-            | Op::Float(f)
-            | Op::Double(f)
-            | Op::Vec3(f)
-            | Op::Vec3fa(f)
-            | Op::Angle(f)
-            | Op::SkillId(f)
-            | Op::SkillId32(f)
-            | Op::Customize(f) => Some(f),
+            scalar_op!(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The fields of a scalar operation, to extend.
+    fn scalar_fields_mut(&mut self) -> Option<&mut Fields> {
+        match self {
+            scalar_op!(f) => Some(f),
+            _ => None,
         }
     }
 }
@@ -289,15 +303,13 @@ impl Program {
 
     /// Whether some operation of the walk reads or fills field `field`.
     pub(crate) fn covers(&self, field: usize) -> bool {
-        fn same<T>(f: Fields, field: usize) -> bool {
-            f.range().contains(&field)
-        }
-        self.ops.iter().any(|op| {
-            match_op!(*op, f => same(f, field),
-                Op::Var { field: f, .. } | Op::Part { field: f, .. } => f == field,
-                Op::Interleaved(ref group) => group.iter().any(|&(f, _)| f == field),
-                Op::Ref { .. } => false,
-            )
+        self.ops.iter().any(|op| match op {
+            Op::Var { field: f, .. } | Op::Part { field: f, .. } => *f == field,
+            Op::Interleaved(group) => group.iter().any(|&(f, _)| f == field),
+            Op::Ref { .. } => false,
+            scalar => scalar
+                .scalar_fields()
+                .is_some_and(|f| f.range().contains(&field)),
         })
     }
 }

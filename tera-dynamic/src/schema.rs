@@ -1,8 +1,8 @@
 //! A def lowered once, at load time, into what decoding and encoding walk:
-//! each struct (the root, an array element, an object) with its wire plan
-//! from `tera-wire-plan`, made by the same lowering the code emitter uses
-//! (`tera_defs_front::plan::StructPlan`), so that both lay a block out the
-//! same way.
+//! each struct (the root, an array element, an object) with its walks,
+//! lowered from its wire plan (`tera-wire-plan`, made by the same lowering
+//! the code emitter uses, `tera_defs_front::plan::StructPlan`, so that both
+//! lay a block out the same way) into lists of operations.
 
 use std::sync::Arc;
 
