@@ -113,6 +113,19 @@ fn read_scalars<T: ScalarType>(
     Ok(())
 }
 
+/// Scalar fields `fields` of a sequential struct `s`, read at the cursor
+/// as their runtime type `T` and pushed.
+#[inline(always)]
+fn push_scalars<T: ScalarType>(d: &mut Decoder<'_>, s: &Struct, fields: Fields) -> Decoded<()> {
+    for field in fields.range() {
+        match T::read(&mut d.r, 0) {
+            Ok(x) => d.slots.push(x.into_slot()),
+            Err(e) => return Err(DecodeError::from(e).in_field(&s.fields[field].name)),
+        }
+    }
+    Ok(())
+}
+
 /// The cursor over the packet and the slots read so far.
 struct Decoder<'a> {
     r: Reader<'a>,
@@ -146,8 +159,22 @@ impl Decoder<'_> {
     /// A whole struct whose implicit slots start at `meta`; its record's
     /// first slot.
     fn object(&mut self, s: &Struct, meta: usize) -> Decoded<usize> {
+        if s.sequential {
+            return self.sequential(s);
+        }
         let start = self.reserve(s);
         self.run(s, &s.all, start, meta)?;
+        Ok(start)
+    }
+
+    /// A struct of scalars in field order: its slots pushed one by one, with
+    /// neither room reserved first nor refs.
+    #[inline]
+    fn sequential(&mut self, s: &Struct) -> Decoded<usize> {
+        let start = self.slots.len();
+        for op in &s.all.ops {
+            match_op!(*op, fields => push_scalars(self, s, fields)?, _ => {});
+        }
         Ok(start)
     }
 
@@ -159,8 +186,8 @@ impl Decoder<'_> {
                 Op::Var { field, meta: at } => {
                     let at = at.at(meta, &refs, self.r.pos());
                     let f = &s.fields[field];
-                    let slot = self.var(&f.kind, at).map_err(|e| e.in_field(&f.name))?;
-                    self.slots[base + field] = slot;
+                    self.var(&f.kind, at, base + field)
+                        .map_err(|e| e.in_field(&f.name))?;
                 }
                 Op::Ref { k, bytes } => {
                     refs.set(k, self.r.pos());
@@ -194,8 +221,8 @@ impl Decoder<'_> {
                     for &(field, at) in group.iter() {
                         let at = at.at(meta, &refs, self.r.pos());
                         let f = &s.fields[field];
-                        let slot = self.var(&f.kind, at).map_err(|e| e.in_field(&f.name))?;
-                        self.slots[base + field] = slot;
+                        self.var(&f.kind, at, base + field)
+                            .map_err(|e| e.in_field(&f.name))?;
                         end = end.max(self.r.pos());
                     }
                     self.r.set_pos(end);
@@ -205,10 +232,12 @@ impl Decoder<'_> {
         Ok(())
     }
 
-    /// A string, bytes, array or object field whose metadata is at `meta`.
+    /// A string, bytes, array or object field whose metadata is at `meta`,
+    /// into slot `dest`. The slot is stored here rather than returned: a
+    /// slot returned through memory and copied again stalls the store.
     #[inline]
-    fn var(&mut self, kind: &Kind, meta: usize) -> Decoded<Slot> {
-        Ok(match kind {
+    fn var(&mut self, kind: &Kind, meta: usize, dest: usize) -> Decoded<()> {
+        let slot = match kind {
             Kind::Scalar(s) => Slot::read_scalar(*s, &mut self.r)?,
             Kind::String => self.string(meta)?,
             Kind::Bytes => {
@@ -219,14 +248,17 @@ impl Decoder<'_> {
                     len: pos(len),
                 }
             }
-            Kind::Array(element) => self.array(element, meta)?,
+            Kind::Array(element) => return self.array(element, meta, dest),
             Kind::Object(s) => Slot::Object {
                 start: pos(self.object(s, meta)?),
             },
-        })
+        };
+        self.slots[dest] = slot;
+        Ok(())
     }
 
     /// A string whose offset is the metadata word at `meta`.
+    #[inline]
     fn string(&mut self, meta: usize) -> Decoded<Slot> {
         let len = Str::read(&mut self.r, meta)?.as_utf16le().len();
         let start = self.r.u16_at(meta)?;
@@ -238,9 +270,9 @@ impl Decoder<'_> {
 
     /// An array's linked list, as `tera_packets::Array` walks it: each
     /// element inside the packet, the budget of bytes spent (no loops, no
-    /// overlap), exactly `count` links. The slots grow with the elements
-    /// read, never from the count on the wire.
-    fn array(&mut self, element: &Element, meta: usize) -> Decoded<Slot> {
+    /// overlap), exactly `count` links; its slot goes to `dest`. The slots
+    /// grow with the elements read, never from the count on the wire.
+    fn array(&mut self, element: &Element, meta: usize, dest: usize) -> Decoded<()> {
         let count = self.r.u16_at(meta)?;
         let first = self.r.u16_at(meta + 2)?;
         let start = self.slots.len();
@@ -261,10 +293,11 @@ impl Decoder<'_> {
                 (_, next) => at = usize::from(next),
             }
         }
-        Ok(Slot::Array {
+        self.slots[dest] = Slot::Array {
             first: pos(start),
             len: count.into(),
-        })
+        };
+        Ok(())
     }
 
     /// One element's block at the cursor (after its `here` and `next`);

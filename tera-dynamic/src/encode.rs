@@ -205,6 +205,9 @@ fn element_mismatch(element: &Element, v: &Value<'_>) -> EncodeError {
 /// Writes a block at the cursor.
 fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Encoded<()> {
     let values = fields_of(s, record)?;
+    if s.sequential {
+        return write_sequential(s, values, w);
+    }
     let meta = w.pos();
     zeros(w, 2 * s.meta_words);
     write_program(s, &s.all, values, w, meta)
@@ -254,6 +257,15 @@ fn write_program(
     Ok(())
 }
 
+/// Writes a struct of scalars in field order, without metadata or refs.
+#[inline]
+fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Encoded<()> {
+    for op in &s.all.ops {
+        match_op!(*op, fields => write_scalars(s, fields, values, w)?, _ => {});
+    }
+    Ok(())
+}
+
 /// Writes `n` zero bytes (metadata filled in later): the usual sizes
 /// without a call to `memset`.
 #[inline]
@@ -296,6 +308,9 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
                     .push_with(w, |w| write_element(element, item, w))
                     .map_err(|e| inside(&format!("[{n}]"), e))?;
             }
+        }
+        (Kind::Object(s), Value::Object(inner)) if s.sequential => {
+            write_sequential(s, fields_of(s, inner)?, w)?
         }
         (Kind::Object(s), Value::Object(inner)) => {
             write_program(s, &s.all, fields_of(s, inner)?, w, meta)?

@@ -301,6 +301,19 @@ impl Program {
         }
     }
 
+    /// Whether the walk reads scalars only, fields `0..n` in order, each
+    /// once.
+    pub(crate) fn in_field_order(&self, n: usize) -> bool {
+        let mut next = 0;
+        for op in &self.ops {
+            match op.scalar_fields() {
+                Some(f) if f.first == next => next += f.count,
+                _ => return false,
+            }
+        }
+        next == n
+    }
+
     /// Whether some operation of the walk reads or fills field `field`.
     pub(crate) fn covers(&self, field: usize) -> bool {
         self.ops.iter().any(|op| match op {

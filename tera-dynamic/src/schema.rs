@@ -84,6 +84,9 @@ pub(crate) struct Struct {
     /// The slots of a decoded record and its objects, arrays aside: what a
     /// view reserves before reading.
     pub(crate) static_slots: usize,
+    /// Whether the struct is scalars only, read in field order, each once,
+    /// without metadata: its record is written slot after slot.
+    pub(crate) sequential: bool,
 }
 
 /// A field of a struct: its def name (its JSON name too) and type.
@@ -172,7 +175,9 @@ impl Struct {
                     _ => 0,
                 })
                 .sum::<usize>();
+        let sequential = all.words == 0 && all.in_field_order(fields.len());
         Ok(Struct {
+            sequential,
             meta_words: all.words,
             names: fields.iter().map(|f| Arc::clone(&f.name)).collect(),
             zeros: fields.iter().map(|f| Slot::zero(&f.kind)).collect(),
