@@ -180,8 +180,10 @@ impl Packets {
                 write_json(out, &packet, pretty)
             }
             Def::Loaded(schema) => {
-                let value = schema.decode(bytes).map_err(|e| e.to_string())?;
-                write_json(out, &value, pretty)
+                // A view: the same JSON as a record, without a vector per
+                // record.
+                let view = schema.view(bytes).map_err(|e| e.to_string())?;
+                write_json(out, &view, pretty)
             }
         };
         written.map_err(|e| format!("cannot write the JSON: {e}"))
