@@ -9,37 +9,14 @@
 //! workspace's `cargo bench --bench table` prints both side by side.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tera_dynamic::Catalog;
 
-fn shared_dir() -> PathBuf {
-    std::env::var_os("TERA_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
-}
+#[path = "../tests/common/bench_packets.rs"]
+mod bench_packets;
 
-/// `(def, packet bytes)` of each bench packet.
-fn bench_packets(shared: &std::path::Path) -> Option<Vec<(String, Vec<u8>)>> {
-    let lines = std::fs::read_to_string(shared.join("bench/packets.jsonl")).ok()?;
-    let field = |line: &str, key: &str| -> Option<String> {
-        let at = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
-        Some(line[at..].split('"').next()?.to_string())
-    };
-    lines
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let def = field(line, "def")?.trim_end_matches(".def").to_string();
-            let hex = field(line, "hex")?;
-            let bytes = (0..hex.len() / 2)
-                .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
-                .collect::<Option<Vec<u8>>>()?;
-            Some((def, bytes))
-        })
-        .collect()
-}
+use bench_packets::{bench_packets, shared_dir};
 
 fn dynamic(c: &mut Criterion) {
     let shared = shared_dir();

@@ -9,6 +9,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+#[path = "common/bench_packets.rs"]
+mod bench_packets;
+
 use tera_dynamic::{Catalog, Record, RecordView, Value, ViewValue};
 
 /// Counts the allocations of the current thread (tests run in parallel).
@@ -119,10 +122,8 @@ fn a_packet_without_arrays_decodes_into_one_allocation() {
 
 #[test]
 fn bench_packets_allocate_what_their_values_need() {
-    let shared = std::env::var_os("TERA_SHARED_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    let Ok(lines) = std::fs::read_to_string(shared.join("bench/packets.jsonl")) else {
+    let shared = bench_packets::shared_dir();
+    let Some(packets) = bench_packets::bench_packets(&shared) else {
         eprintln!(
             "skipping: no bench packets under {} (set TERA_SHARED_DIR)",
             shared.display()
@@ -131,19 +132,13 @@ fn bench_packets_allocate_what_their_values_need() {
     };
     let mut catalog = Catalog::new();
     catalog.load_dir(shared.join("tera-data"));
-    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let def = v["def"].as_str().unwrap().trim_end_matches(".def");
+    for (def, packet) in &packets {
         let (name, version) = def.rsplit_once('.').unwrap();
         let schema = catalog.get(name, version.parse().unwrap()).unwrap();
-        let hex = v["hex"].as_str().unwrap();
-        let packet: Vec<u8> = (0..hex.len() / 2)
-            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-            .collect();
-        let ((view_calls, view_bytes), view) = allocations(|| schema.view(&packet));
+        let ((view_calls, view_bytes), view) = allocations(|| schema.view(packet));
         let view = view.unwrap();
         let n = slots(view.record());
-        let ((calls, bytes), record) = allocations(|| schema.decode(&packet));
+        let ((calls, bytes), record) = allocations(|| schema.decode(packet));
         let record = record.unwrap();
         let (view_allowed, allowed) = (view_budget(n), view_budget(n) + record_budget(&record));
         println!(
