@@ -314,6 +314,11 @@ impl Decoder<'_> {
                 let slot = self.string(meta)?;
                 self.slots.push(slot);
             }
+            // Scalars only: every element's record has as many slots, so
+            // the elements follow each other without links.
+            Element::Block(s) if s.sequential => {
+                self.sequential(s)?;
+            }
             Element::Block(s) => {
                 let here = self.slots.len();
                 if let Some(p) = previous.replace(here) {

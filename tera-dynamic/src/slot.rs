@@ -43,7 +43,8 @@ pub(crate) enum Slot {
         len: u32,
     },
     /// `len` elements from slot `first`: scalars and strings one slot each;
-    /// blocks each a [`Slot::Next`] then their record.
+    /// blocks of scalars in field order their records one after another;
+    /// other blocks each a [`Slot::Next`] then their record.
     Array {
         first: u32,
         len: u32,
@@ -52,9 +53,9 @@ pub(crate) enum Slot {
     Object {
         start: u32,
     },
-    /// Before each block element's record: the slot of the next element's
-    /// `Next` (the elements of a block array are not contiguous, as each
-    /// one's own arrays follow it).
+    /// Before each element's record in an array of blocks that are not
+    /// scalars only: the slot of the next element's `Next` (their records
+    /// are not contiguous, as each one's own arrays follow it).
     Next(u32),
 }
 

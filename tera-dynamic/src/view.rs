@@ -201,9 +201,20 @@ impl<'v, 'a> ArrayView<'v, 'a> {
     /// The elements, in wire order.
     pub fn iter(&self) -> impl Iterator<Item = ViewValue<'v, 'a>> + use<'v, 'a> {
         let this = *self;
-        // A block element is a link to the next one, then its record.
+        // A block element is a link to the next one, then its record; the
+        // records of a block of scalars in field order follow each other.
         let mut at = this.first;
         (0..this.len).map(move |_| match this.element {
+            Element::Block(s) if s.sequential => {
+                let record = RecordView {
+                    s,
+                    packet: this.packet,
+                    slots: this.slots,
+                    start: at,
+                };
+                at += s.fields.len();
+                ViewValue::Object(record)
+            }
             Element::Block(s) => {
                 let record = RecordView {
                     s,

@@ -53,8 +53,8 @@ fn allocations<T>(f: impl FnOnce() -> T) -> ((usize, usize), T) {
     ((calls_after - calls, bytes_after - bytes), out)
 }
 
-/// The slots of a view: a field each, an element each, and a link before
-/// each block element.
+/// The most slots a view takes: a field each, an element each, and a link
+/// before each block element (blocks of scalars do without).
 fn slots(record: RecordView<'_, '_>) -> usize {
     fn value(v: ViewValue<'_, '_>) -> usize {
         match v {
