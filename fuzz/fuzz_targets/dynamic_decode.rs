@@ -32,8 +32,8 @@ fuzz_target!(|data: &[u8]| {
             let view = schema.view(packet).map(|v| serde_json::to_value(&v).ok());
             assert_eq!(view, Ok(d_json.ok()), "{info:?}: the view differs");
             let c_bytes = c.encode().map_err(|e| e.kind());
-            let d_bytes = schema.encode(d, 0).map_err(|e| match e {
-                tera_dynamic::EncodeError::Wire(e) => e.kind(),
+            let d_bytes = schema.encode(d, 0).map_err(|e| match e.into_kind() {
+                tera_dynamic::EncodeErrorKind::Wire(e) => e.kind(),
                 other => panic!("{info:?}: a decoded value does not fit its def: {other}"),
             });
             assert_eq!(c_bytes, d_bytes, "{info:?}: the encodings differ");

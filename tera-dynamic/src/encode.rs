@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
 
-use crate::error::EncodeError;
+use crate::error::{EncodeError, EncodeErrorKind};
 use crate::program::{Fields, Meta, Op, Program, RefPositions, match_op};
 use crate::scalar::{self, ScalarType};
 use crate::schema::{Element, Kind, Schema, Struct};
@@ -33,9 +33,14 @@ impl Schema {
         let mut w = Writer::new(&mut buf[..room], 0);
         let [op_lo, op_hi] = opcode.to_le_bytes();
         w.put_array([0, 0, op_lo, op_hi]);
-        write_block(&self.root, value, &mut w)?;
-        if w.overflowed() {
+        let written = write_block(&self.root, value, &mut w);
+        if written.is_err() || w.overflowed() {
+            // The checking pass says which field does not fit the def, or
+            // how many bytes the packet needs.
             let len = self.encoded_len(value)?;
+            if written.is_err() {
+                return Err(misfit_unexplained());
+            }
             let size = u32::try_from(len).unwrap_or(u32::MAX);
             let kind = if len > MAX_PACKET_LEN {
                 ErrorKind::TooLarge { size }
@@ -59,34 +64,57 @@ impl Schema {
     }
 }
 
-/// Puts `name` in front of the path of a mismatch found inside it.
-fn inside(name: &str, e: EncodeError) -> EncodeError {
-    match e {
-        EncodeError::Mismatch {
-            path,
-            expected,
-            found,
-        } => EncodeError::Mismatch {
-            path: if path.is_empty() {
-                name.to_string()
-            } else if path.starts_with('[') {
-                format!("{name}{path}")
-            } else {
-                format!("{name}.{path}")
-            },
-            expected,
-            found,
-        },
-        other => other,
+/// A value that does not fit the def, met while writing. Writing stops
+/// there; [`Schema::encoded_len`]'s checking pass then says which field and
+/// why. A unit error comes back in a register: the write path's calls pass
+/// no error through memory.
+struct Misfit;
+
+type Written = Result<(), Misfit>;
+
+/// What the checking pass found nothing wrong with but writing refused:
+/// not expected, as both check the same things; an error all the same.
+#[cold]
+fn misfit_unexplained() -> EncodeError {
+    EncodeErrorKind::Mismatch {
+        path: String::new(),
+        expected: "a value of the def",
+        found: "a value the writer refused",
+    }
+    .into()
+}
+
+/// The fields of `record` when they are `s`'s, for the write path.
+#[inline]
+fn values_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Result<&'r [Value<'a>], Misfit> {
+    if Arc::ptr_eq(&record.names, &s.names) && record.values.len() == s.fields.len() {
+        Ok(&record.values)
+    } else {
+        fields_of(s, record).map_err(|_| Misfit)
     }
 }
 
+/// Puts `name` in front of the path of a mismatch found inside it.
+fn inside(name: &str, mut e: EncodeError) -> EncodeError {
+    if let EncodeErrorKind::Mismatch { path, .. } = e.kind_mut() {
+        *path = if path.is_empty() {
+            name.to_string()
+        } else if path.starts_with('[') {
+            format!("{name}{path}")
+        } else {
+            format!("{name}.{path}")
+        };
+    }
+    e
+}
+
 fn mismatch(expected: &'static str, found: Option<&Value<'_>>) -> EncodeError {
-    EncodeError::Mismatch {
+    EncodeErrorKind::Mismatch {
         path: String::new(),
         expected,
         found: found.map_or("nothing", Value::type_name),
     }
+    .into()
 }
 
 /// The values of `record` in the order of `s`'s fields, or the first
@@ -203,8 +231,8 @@ fn element_mismatch(element: &Element, v: &Value<'_>) -> EncodeError {
 }
 
 /// Writes a block at the cursor.
-fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Encoded<()> {
-    let values = fields_of(s, record)?;
+fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Written {
+    let values = values_of(s, record)?;
     if s.sequential {
         return write_sequential(s, values, w);
     }
@@ -221,14 +249,13 @@ fn write_program(
     values: &[Value<'_>],
     w: &mut Writer<'_>,
     meta: usize,
-) -> Encoded<()> {
+) -> Written {
     let mut refs = RefPositions::default();
     for op in &program.ops {
-        match_op!(*op, fields => write_scalars(s, fields, values, w)?,
+        match_op!(*op, fields => write_scalars(fields, values, w)?,
             Op::Var { field, meta: at } => {
                 let at = at.at(meta, &refs, w.pos());
-                write_field(&s.fields[field].kind, &values[field], w, at)
-                    .map_err(|e| inside(&s.fields[field].name, e))?;
+                write_field(&s.fields[field].kind, &values[field], w, at)?;
             }
             Op::Ref { k, bytes } => {
                 refs.set(k, w.pos());
@@ -241,13 +268,12 @@ fn write_program(
             } => {
                 let f = &s.fields[field];
                 match (&f.kind, &values[field]) {
-                    (Kind::Object(child), Value::Object(inner)) => fields_of(child, inner)
-                        .and_then(|inner| {
-                            write_program(child, child.program(Some(part)), inner, w, meta + at)
-                        }),
-                    (_, value) => Err(mismatch("object", Some(value))),
+                    (Kind::Object(child), Value::Object(inner)) => {
+                        let inner = values_of(child, inner)?;
+                        write_program(child, child.program(Some(part)), inner, w, meta + at)?
+                    }
+                    _ => return Err(Misfit),
                 }
-                .map_err(|e| inside(&f.name, e))?;
             }
             Op::Interleaved(ref group) => {
                 write_interleaved(s, group, values, w, |at, w| at.at(meta, &refs, w.pos()))?
@@ -259,9 +285,9 @@ fn write_program(
 
 /// Writes a struct of scalars in field order, without metadata or refs.
 #[inline]
-fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Encoded<()> {
+fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     for op in &s.all.ops {
-        match_op!(*op, fields => write_scalars(s, fields, values, w)?, _ => {});
+        match_op!(*op, fields => write_scalars(fields, values, w)?, _ => {});
     }
     Ok(())
 }
@@ -282,46 +308,43 @@ fn zeros(w: &mut Writer<'_>, n: usize) {
 /// holds another type.
 #[inline(always)]
 fn write_scalars<T: ScalarType>(
-    s: &Struct,
     fields: Fields,
     values: &[Value<'_>],
     w: &mut Writer<'_>,
-) -> Encoded<()> {
+) -> Written {
     for field in fields.range() {
         match T::of(&values[field]) {
             Some(x) => x.write(w, 0),
-            None => return Err(scalar_mismatch::<T>(s, field, values)),
+            None => return Err(Misfit),
         }
     }
     Ok(())
 }
 
 /// Writes a variable field whose metadata is at `meta`.
-fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) -> Encoded<()> {
+fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) -> Written {
     match (kind, value) {
         (Kind::String, Value::String(v)) => v.write(w, meta),
         (Kind::Bytes, Value::Bytes(v)) => v.write(w, meta),
         (Kind::Array(element), Value::Array(items)) => {
             let mut chain = Chain::start(w, meta, items.len());
-            for (n, item) in items.iter().enumerate() {
-                chain
-                    .push_with(w, |w| write_element(element, item, w))
-                    .map_err(|e| inside(&format!("[{n}]"), e))?;
+            for item in items {
+                chain.push_with(w, |w| write_element(element, item, w))?;
             }
         }
         (Kind::Object(s), Value::Object(inner)) if s.sequential => {
-            write_sequential(s, fields_of(s, inner)?, w)?
+            write_sequential(s, values_of(s, inner)?, w)?
         }
         (Kind::Object(s), Value::Object(inner)) => {
-            write_program(s, &s.all, fields_of(s, inner)?, w, meta)?
+            write_program(s, &s.all, values_of(s, inner)?, w, meta)?
         }
         (Kind::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
-        (kind, v) => return Err(mismatch(kind_name(kind), Some(v))),
+        _ => return Err(Misfit),
     }
     Ok(())
 }
 
-fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Encoded<()> {
+fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Written {
     match (element, value) {
         (Element::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
         (Element::String, Value::String(v)) => {
@@ -330,7 +353,7 @@ fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> En
             v.write(w, meta);
         }
         (Element::Block(s), Value::Object(inner)) => write_block(s, inner, w)?,
-        (element, v) => return Err(element_mismatch(element, v)),
+        _ => return Err(Misfit),
     }
     Ok(())
 }
@@ -342,29 +365,22 @@ fn write_interleaved(
     values: &[Value<'_>],
     w: &mut Writer<'_>,
     meta_of: impl Fn(Meta, &Writer<'_>) -> usize,
-) -> Encoded<()> {
-    let mut lists: Vec<(usize, &Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
+) -> Written {
+    let mut lists: Vec<(&Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
     for &(i, at) in group {
         match (&s.fields[i].kind, &values[i]) {
             (Kind::Array(element), Value::Array(items)) => {
                 let at = meta_of(at, w);
-                lists.push((i, element, items, Chain::start(w, at, items.len())));
+                lists.push((element, items, Chain::start(w, at, items.len())));
             }
-            (kind, v) => {
-                return Err(inside(
-                    &s.fields[i].name,
-                    mismatch(kind_name(kind), Some(v)),
-                ));
-            }
+            _ => return Err(Misfit),
         }
     }
     for n in 0.. {
         let mut more = false;
-        for (i, element, items, chain) in &mut lists {
+        for (element, items, chain) in &mut lists {
             if let Some(item) = items.get(n) {
-                chain
-                    .push_with(w, |w| write_element(element, item, w))
-                    .map_err(|e| inside(&s.fields[*i].name, inside(&format!("[{n}]"), e)))?;
+                chain.push_with(w, |w| write_element(element, item, w))?;
                 more = true;
             }
         }

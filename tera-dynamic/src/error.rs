@@ -60,9 +60,16 @@ impl fmt::Display for DecodeError {
     }
 }
 
-/// Why a value could not be encoded.
+/// Why a value could not be encoded: [`EncodeError::kind`] says which of
+/// [`EncodeErrorKind`]'s cases. Boxed, so that a `Result` carrying it comes
+/// back from an encode in registers rather than through memory.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum EncodeError {
+#[error(transparent)]
+pub struct EncodeError(Box<EncodeErrorKind>);
+
+/// The cases of [`EncodeError`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EncodeErrorKind {
     /// A field's value does not have the def's type (or is missing).
     #[error("field `{path}`: expected {expected}, found {found}")]
     Mismatch {
@@ -76,4 +83,33 @@ pub enum EncodeError {
     /// The packet would not fit in 65535 bytes, or the buffer is too small.
     #[error(transparent)]
     Wire(#[from] tera_packets::Error),
+}
+
+impl EncodeError {
+    /// Which case this is, with its details.
+    pub fn kind(&self) -> &EncodeErrorKind {
+        &self.0
+    }
+
+    /// The case, to add to its details.
+    pub(crate) fn kind_mut(&mut self) -> &mut EncodeErrorKind {
+        &mut self.0
+    }
+
+    /// The case, to take apart.
+    pub fn into_kind(self) -> EncodeErrorKind {
+        *self.0
+    }
+}
+
+impl From<EncodeErrorKind> for EncodeError {
+    fn from(kind: EncodeErrorKind) -> Self {
+        EncodeError(Box::new(kind))
+    }
+}
+
+impl From<tera_packets::Error> for EncodeError {
+    fn from(e: tera_packets::Error) -> Self {
+        EncodeErrorKind::Wire(e).into()
+    }
 }

@@ -58,7 +58,7 @@ mod value;
 mod view;
 
 pub use catalog::Catalog;
-pub use error::{DecodeError, EncodeError};
+pub use error::{DecodeError, EncodeError, EncodeErrorKind};
 pub use schema::{FieldSchema, Schema};
 pub use value::{Record, Value};
 pub use view::{ArrayView, RecordView, View, ViewValue};

@@ -1,0 +1,165 @@
+//! A value that does not fit its def is refused with the path of the first
+//! field at fault, what the def wants and what the value holds; a buffer
+//! that is too small with the size needed. `encode_into`, `encode` and
+//! `encoded_len` give the same error.
+
+use tera_dynamic::{Catalog, EncodeError, EncodeErrorKind, Record, Schema, Value};
+use tera_packets::{ErrorKind, Str};
+
+const DEF: &str = "\
+uint32 id
+array items
+- int32 x
+- string label
+object pos
+- float f
+- array<int32> marks
+string name
+";
+
+fn schema() -> Schema {
+    let mut catalog = Catalog::new();
+    catalog
+        .add_def("S_TEST.1.def", DEF)
+        .map_err(|report| report.render(false))
+        .expect("the test def loads");
+    Schema::clone(catalog.get("S_TEST", 1).expect("loaded"))
+}
+
+/// A packet of the def with two items and two marks, decoded.
+fn record(schema: &Schema) -> Record<'static> {
+    let json = r#"{"id":7,"items":[{"x":1,"label":"a"},{"x":2,"label":"bc"}],
+        "pos":{"f":1.5,"marks":[3,4]},"name":"n"}"#;
+    schema
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .expect("the JSON fits the def")
+}
+
+/// The error of every encoding entry point, checked to be the same.
+fn refusal(schema: &Schema, value: &Record<'_>) -> EncodeError {
+    let mut buf = vec![0; 4096];
+    let into = schema
+        .encode_into(value, 1, &mut buf)
+        .expect_err("encode_into refuses");
+    let new = schema.encode(value, 1).expect_err("encode refuses");
+    let len = schema.encoded_len(value).expect_err("encoded_len refuses");
+    assert_eq!(into, new);
+    assert_eq!(into, len);
+    into
+}
+
+fn mismatch(e: &EncodeError) -> (&str, &str, &str) {
+    match e.kind() {
+        EncodeErrorKind::Mismatch {
+            path,
+            expected,
+            found,
+        } => (path, expected, found),
+        other => panic!("not a mismatch: {other}"),
+    }
+}
+
+#[test]
+fn a_scalar_of_another_type_is_named() {
+    let schema = schema();
+    let mut value = record(&schema);
+    *value.get_mut("id").unwrap() = Value::Int32(7);
+    let e = refusal(&schema, &value);
+    assert_eq!(mismatch(&e), ("id", "uint32", "int32"));
+    assert_eq!(e.to_string(), "field `id`: expected uint32, found int32");
+}
+
+#[test]
+fn a_field_inside_an_array_element_is_named_with_its_index() {
+    let schema = schema();
+    let mut value = record(&schema);
+    let Some(Value::Array(items)) = value.get_mut("items") else {
+        panic!("items is an array");
+    };
+    let Value::Object(second) = &mut items[1] else {
+        panic!("an element is an object");
+    };
+    *second.get_mut("label").unwrap() = Value::UInt32(0);
+    let e = refusal(&schema, &value);
+    assert_eq!(mismatch(&e), ("items[1].label", "string", "uint32"));
+}
+
+#[test]
+fn an_element_inside_an_object_is_named() {
+    let schema = schema();
+    let mut value = record(&schema);
+    let Some(Value::Object(pos)) = value.get_mut("pos") else {
+        panic!("pos is an object");
+    };
+    let Some(Value::Array(marks)) = pos.get_mut("marks") else {
+        panic!("marks is an array");
+    };
+    marks[0] = Value::Float(3.0);
+    let e = refusal(&schema, &value);
+    assert_eq!(mismatch(&e), ("pos.marks[0]", "int32", "float"));
+}
+
+#[test]
+fn a_record_of_another_struct_is_refused() {
+    let schema = schema();
+    let mut value = record(&schema);
+    let items = value.get("items").cloned().unwrap();
+    *value.get_mut("pos").unwrap() = items;
+    let e = refusal(&schema, &value);
+    assert_eq!(mismatch(&e), ("pos", "object", "array"));
+
+    let mut value = record(&schema);
+    let pos = value.get("pos").cloned().unwrap();
+    let Some(Value::Array(items)) = value.get_mut("items") else {
+        panic!("items is an array");
+    };
+    items[0] = pos;
+    let e = refusal(&schema, &value);
+    assert_eq!(mismatch(&e), ("items[0].x", "int32", "nothing"));
+}
+
+#[test]
+fn the_first_field_at_fault_is_the_one_named() {
+    let schema = schema();
+    let mut value = record(&schema);
+    *value.get_mut("name").unwrap() = Value::Bool(true);
+    *value.get_mut("id").unwrap() = Value::Bool(true);
+    let e = refusal(&schema, &value);
+    assert_eq!(mismatch(&e).0, "id");
+}
+
+#[test]
+fn a_small_buffer_gets_the_size_needed() {
+    let schema = schema();
+    let value = record(&schema);
+    let len = schema.encoded_len(&value).expect("fits");
+    let mut buf = vec![0; len];
+    assert_eq!(schema.encode_into(&value, 1, &mut buf), Ok(len));
+    let e = schema
+        .encode_into(&value, 1, &mut buf[..len - 1])
+        .expect_err("one byte short");
+    match e.kind() {
+        EncodeErrorKind::Wire(w) => {
+            assert_eq!(w.kind(), ErrorKind::BufferTooSmall { needed: len as u32 })
+        }
+        other => panic!("not a wire error: {other}"),
+    }
+}
+
+#[test]
+fn a_packet_over_65535_bytes_is_too_large() {
+    let schema = schema();
+    let mut value = record(&schema);
+    let long = "x".repeat(40_000);
+    *value.get_mut("name").unwrap() = Value::String(Str::from(long));
+    let mut buf = vec![0; 1 << 17];
+    let e = schema
+        .encode_into(&value, 1, &mut buf)
+        .expect_err("too large");
+    match e.into_kind() {
+        EncodeErrorKind::Wire(w) => {
+            assert!(matches!(w.kind(), ErrorKind::TooLarge { size } if size > 65535));
+        }
+        other => panic!("not a wire error: {other}"),
+    }
+}
