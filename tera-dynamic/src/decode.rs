@@ -5,6 +5,9 @@
 //! what the generated packets do. Values go into one vector of slots: the
 //! packet's [`View`].
 
+use std::marker::PhantomData;
+use std::sync::Arc;
+
 use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
 
 use crate::error::DecodeError;
@@ -16,7 +19,41 @@ use crate::slot::{Slot, pos};
 use crate::value::{Record, Value};
 use crate::view::View;
 
-type Decoded<T> = Result<T, DecodeError>;
+type Decoded<T, E = DecodeError> = Result<T, E>;
+
+/// What a decode that stops gives back: [`DecodeError`] with the field
+/// named, or [`Stop`], nothing at all.
+trait Failure: From<Error> {
+    /// The error inside field `name`.
+    fn in_field(self, name: &Arc<str>) -> Self;
+}
+
+impl Failure for DecodeError {
+    #[inline]
+    fn in_field(self, name: &Arc<str>) -> Self {
+        DecodeError::in_field(self, name)
+    }
+}
+
+/// Malformed bytes, and nothing more: the first pass over a packet stops
+/// with this, which comes back in a register (a `DecodeError` comes back
+/// through memory at every step); the second pass, over malformed packets
+/// only, says what and where.
+struct Stop;
+
+impl From<Error> for Stop {
+    #[inline]
+    fn from(_: Error) -> Self {
+        Stop
+    }
+}
+
+impl Failure for Stop {
+    #[inline]
+    fn in_field(self, _: &Arc<str>) -> Self {
+        Stop
+    }
+}
 
 impl Schema {
     /// Decodes a whole packet, header included (its opcode is not looked
@@ -37,11 +74,13 @@ impl Schema {
         // the buffer and its header agree on, never from a count on the
         // wire; arrays denser than that grow the vector.
         let room = self.root.static_slots.max(packet.len() / 4);
-        let mut decoder = Decoder {
-            r: Reader::new(packet),
-            slots: Vec::with_capacity(room),
-        };
-        decoder.block(&self.root)?;
+        let mut decoder = Decoder::<Stop>::new(packet, room);
+        if decoder.block(&self.root).is_err() {
+            // The same walk again, saying what and where.
+            let mut decoder = Decoder::<DecodeError>::new(packet, room);
+            decoder.block(&self.root)?;
+            return Ok(View::new(&self.root, packet, decoder.slots));
+        }
         Ok(View::new(&self.root, packet, decoder.slots))
     }
 
@@ -98,16 +137,17 @@ pub(crate) fn zero(kind: &Kind) -> Value<'static> {
 /// Scalar fields `fields` of the record of `s` at slot `base`, read at the
 /// cursor as their runtime type `T`.
 #[inline(always)]
-fn read_scalars<T: ScalarType>(
-    d: &mut Decoder<'_>,
+fn read_scalars<T: ScalarType, E: Failure>(
+    _: PhantomData<T>,
+    d: &mut Decoder<'_, E>,
     s: &Struct,
     fields: Fields,
     base: usize,
-) -> Decoded<()> {
+) -> Decoded<(), E> {
     for field in fields.range() {
         match T::read(&mut d.r, 0) {
             Ok(x) => d.slots[base + field] = x.into_slot(),
-            Err(e) => return Err(DecodeError::from(e).in_field(&s.fields[field].name)),
+            Err(e) => return Err(E::from(e).in_field(&s.fields[field].name)),
         }
     }
     Ok(())
@@ -116,23 +156,39 @@ fn read_scalars<T: ScalarType>(
 /// Scalar fields `fields` of a sequential struct `s`, read at the cursor
 /// as their runtime type `T` and pushed.
 #[inline(always)]
-fn push_scalars<T: ScalarType>(d: &mut Decoder<'_>, s: &Struct, fields: Fields) -> Decoded<()> {
+fn push_scalars<T: ScalarType, E: Failure>(
+    _: PhantomData<T>,
+    d: &mut Decoder<'_, E>,
+    s: &Struct,
+    fields: Fields,
+) -> Decoded<(), E> {
     for field in fields.range() {
         match T::read(&mut d.r, 0) {
             Ok(x) => d.slots.push(x.into_slot()),
-            Err(e) => return Err(DecodeError::from(e).in_field(&s.fields[field].name)),
+            Err(e) => return Err(E::from(e).in_field(&s.fields[field].name)),
         }
     }
     Ok(())
 }
 
-/// The cursor over the packet and the slots read so far.
-struct Decoder<'a> {
+/// The cursor over the packet and the slots read so far; its steps stop
+/// with an `E`.
+struct Decoder<'a, E> {
     r: Reader<'a>,
     slots: Vec<Slot>,
+    failure: PhantomData<E>,
 }
 
-impl Decoder<'_> {
+impl<'a, E: Failure> Decoder<'a, E> {
+    /// A decoder at the start of `packet` with room for `room` slots.
+    fn new(packet: &'a [u8], room: usize) -> Self {
+        Decoder {
+            r: Reader::new(packet),
+            slots: Vec::with_capacity(room),
+            failure: PhantomData,
+        }
+    }
+
     /// Room for a record of `s`, every field zero; its first slot.
     fn reserve(&mut self, s: &Struct) -> usize {
         let start = self.slots.len();
@@ -150,7 +206,7 @@ impl Decoder<'_> {
 
     /// A block at the cursor (its implicit metadata words, then its
     /// fields); its record's first slot.
-    fn block(&mut self, s: &Struct) -> Decoded<usize> {
+    fn block(&mut self, s: &Struct) -> Decoded<usize, E> {
         let meta = self.r.pos();
         self.r.skip(2 * s.meta_words)?;
         self.object(s, meta)
@@ -158,7 +214,7 @@ impl Decoder<'_> {
 
     /// A whole struct whose implicit slots start at `meta`; its record's
     /// first slot.
-    fn object(&mut self, s: &Struct, meta: usize) -> Decoded<usize> {
+    fn object(&mut self, s: &Struct, meta: usize) -> Decoded<usize, E> {
         if s.sequential {
             return self.sequential(s);
         }
@@ -170,7 +226,7 @@ impl Decoder<'_> {
     /// A struct of scalars in field order: its slots pushed one by one, with
     /// neither room reserved first nor refs.
     #[inline]
-    fn sequential(&mut self, s: &Struct) -> Decoded<usize> {
+    fn sequential(&mut self, s: &Struct) -> Decoded<usize, E> {
         let start = self.slots.len();
         for op in &s.all.ops {
             match_op!(*op, fields => push_scalars(self, s, fields)?, _ => {});
@@ -179,7 +235,7 @@ impl Decoder<'_> {
     }
 
     /// The operations of `program` into the record of `s` at slot `base`.
-    fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<()> {
+    fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<(), E> {
         let mut refs = RefPositions::default();
         for op in &program.ops {
             match_op!(*op, fields => read_scalars(self, s, fields, base)?,
@@ -236,7 +292,7 @@ impl Decoder<'_> {
     /// into slot `dest`. The slot is stored here rather than returned: a
     /// slot returned through memory and copied again stalls the store.
     #[inline]
-    fn var(&mut self, kind: &Kind, meta: usize, dest: usize) -> Decoded<()> {
+    fn var(&mut self, kind: &Kind, meta: usize, dest: usize) -> Decoded<(), E> {
         let slot = match kind {
             Kind::Scalar(s) => Slot::read_scalar(*s, &mut self.r)?,
             Kind::String => self.string(meta)?,
@@ -259,7 +315,7 @@ impl Decoder<'_> {
 
     /// A string whose offset is the metadata word at `meta`.
     #[inline]
-    fn string(&mut self, meta: usize) -> Decoded<Slot> {
+    fn string(&mut self, meta: usize) -> Decoded<Slot, E> {
         let len = Str::read(&mut self.r, meta)?.as_utf16le().len();
         let start = self.r.u16_at(meta)?;
         Ok(Slot::String {
@@ -272,11 +328,55 @@ impl Decoder<'_> {
     /// element inside the packet, the budget of bytes spent (no loops, no
     /// overlap), exactly `count` links; its slot goes to `dest`. The slots
     /// grow with the elements read, never from the count on the wire.
-    fn array(&mut self, element: &Element, meta: usize, dest: usize) -> Decoded<()> {
+    fn array(&mut self, element: &Element, meta: usize, dest: usize) -> Decoded<(), E> {
+        let start = self.slots.len();
+        let count = match element {
+            Element::Scalar(s) => self.links(meta, |d| {
+                let slot = Slot::read_scalar(*s, &mut d.r)?;
+                d.slots.push(slot);
+                Ok(())
+            })?,
+            Element::String => self.links(meta, |d| {
+                let meta = d.r.pos();
+                d.r.skip(2)?;
+                let slot = d.string(meta)?;
+                d.slots.push(slot);
+                Ok(())
+            })?,
+            // Scalars only: every element's record has as many slots, so
+            // the elements follow each other without links.
+            Element::Block(s) if s.sequential => self.links(meta, |d| d.sequential(s).map(drop))?,
+            // Each element's record is linked from the one before.
+            Element::Block(s) => {
+                let mut previous: Option<usize> = None;
+                self.links(meta, |d| {
+                    let here = d.slots.len();
+                    if let Some(p) = previous.replace(here) {
+                        d.slots[p] = Slot::Next(pos(here));
+                    }
+                    d.slots.push(Slot::Next(0));
+                    d.block(s).map(drop)
+                })?
+            }
+        };
+        self.slots[dest] = Slot::Array {
+            first: pos(start),
+            len: count.into(),
+        };
+        Ok(())
+    }
+
+    /// Follows the links of the array whose count and first offset are at
+    /// `meta`, reading each element's block (after its `here` and `next`)
+    /// with `element`; the count.
+    #[inline(always)]
+    fn links(
+        &mut self,
+        meta: usize,
+        mut element: impl FnMut(&mut Self) -> Decoded<(), E>,
+    ) -> Decoded<u16, E> {
         let count = self.r.u16_at(meta)?;
         let first = self.r.u16_at(meta + 2)?;
-        let start = self.slots.len();
-        let mut previous: Option<usize> = None;
         let mut at = usize::from(first);
         let mut link = meta + 2;
         for left in (0..count).rev() {
@@ -284,7 +384,7 @@ impl Decoder<'_> {
             self.r.spend(4, at)?;
             let next = self.r.u16_at(at + 2)?;
             self.r.set_pos(at + 4);
-            self.element(element, &mut previous)?;
+            element(self)?;
             link = at + 2;
             match (left, next) {
                 (0, 0) => {}
@@ -293,41 +393,6 @@ impl Decoder<'_> {
                 (_, next) => at = usize::from(next),
             }
         }
-        self.slots[dest] = Slot::Array {
-            first: pos(start),
-            len: count.into(),
-        };
-        Ok(())
-    }
-
-    /// One element's block at the cursor (after its `here` and `next`);
-    /// a block element is linked from the `previous` one.
-    fn element(&mut self, element: &Element, previous: &mut Option<usize>) -> Decoded<()> {
-        match element {
-            Element::Scalar(s) => {
-                let slot = Slot::read_scalar(*s, &mut self.r)?;
-                self.slots.push(slot);
-            }
-            Element::String => {
-                let meta = self.r.pos();
-                self.r.skip(2)?;
-                let slot = self.string(meta)?;
-                self.slots.push(slot);
-            }
-            // Scalars only: every element's record has as many slots, so
-            // the elements follow each other without links.
-            Element::Block(s) if s.sequential => {
-                self.sequential(s)?;
-            }
-            Element::Block(s) => {
-                let here = self.slots.len();
-                if let Some(p) = previous.replace(here) {
-                    self.slots[p] = Slot::Next(pos(here));
-                }
-                self.slots.push(Slot::Next(0));
-                self.block(s)?;
-            }
-        }
-        Ok(())
+        Ok(count)
     }
 }

@@ -4,6 +4,7 @@
 //! The length is known when the writing ends; counting it first is
 //! [`Schema::encoded_len`]'s job (and the error path's).
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
@@ -181,7 +182,12 @@ fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<us
 
 /// The size of scalar fields `fields`, of runtime type `T`.
 #[inline(always)]
-fn scalar_len<T: ScalarType>(s: &Struct, fields: Fields, values: &[Value<'_>]) -> Encoded<usize> {
+fn scalar_len<T: ScalarType>(
+    _: PhantomData<T>,
+    s: &Struct,
+    fields: Fields,
+    values: &[Value<'_>],
+) -> Encoded<usize> {
     for field in fields.range() {
         if T::of(&values[field]).is_none() {
             return Err(scalar_mismatch::<T>(s, field, values));
@@ -308,6 +314,7 @@ fn zeros(w: &mut Writer<'_>, n: usize) {
 /// holds another type.
 #[inline(always)]
 fn write_scalars<T: ScalarType>(
+    _: PhantomData<T>,
     fields: Fields,
     values: &[Value<'_>],
     w: &mut Writer<'_>,

@@ -115,7 +115,9 @@ macro_rules! scalar_op {
 }
 
 /// `match $op { ... }` with an arm per scalar operation that calls
-/// `$call::<RuntimeType>($args)` (then `?` when written `$call(..)?`),
+/// `$call(PhantomData::<RuntimeType>, $args)` (then `?` when written
+/// `$call(..)?`): the runtime type is told by its first argument, so that
+/// `$call`'s other type parameters are inferred;
 /// `$field` bound to the operation's [`Fields`], followed by the arms given
 /// for the other operations.
 macro_rules! match_op {
@@ -125,43 +127,43 @@ macro_rules! match_op {
     };
     ($op:expr, $field:ident => $call:ident($($arg:expr),*), Err(e) => return Err(e.into()), $($arm:tt)*) => {
         match $op {
-            Op::Bool($field) => $call::<bool>($($arg),*)?,
-            Op::Byte($field) => $call::<u8>($($arg),*)?,
-            Op::Int16($field) => $call::<i16>($($arg),*)?,
-            Op::UInt16($field) => $call::<u16>($($arg),*)?,
-            Op::Int32($field) => $call::<i32>($($arg),*)?,
-            Op::UInt32($field) => $call::<u32>($($arg),*)?,
-            Op::Int64($field) => $call::<i64>($($arg),*)?,
-            Op::UInt64($field) => $call::<u64>($($arg),*)?,
-            Op::Float($field) => $call::<f32>($($arg),*)?,
-            Op::Double($field) => $call::<f64>($($arg),*)?,
-            Op::Vec3($field) => $call::<tera_packets::Vec3>($($arg),*)?,
-            Op::Vec3fa($field) => $call::<tera_packets::Vec3fa>($($arg),*)?,
-            Op::Angle($field) => $call::<tera_packets::Angle>($($arg),*)?,
-            Op::SkillId($field) => $call::<tera_packets::SkillId>($($arg),*)?,
-            Op::SkillId32($field) => $call::<tera_packets::SkillId32>($($arg),*)?,
-            Op::Customize($field) => $call::<tera_packets::Customize>($($arg),*)?,
+            Op::Bool($field) => $call(std::marker::PhantomData::<bool>, $($arg),*)?,
+            Op::Byte($field) => $call(std::marker::PhantomData::<u8>, $($arg),*)?,
+            Op::Int16($field) => $call(std::marker::PhantomData::<i16>, $($arg),*)?,
+            Op::UInt16($field) => $call(std::marker::PhantomData::<u16>, $($arg),*)?,
+            Op::Int32($field) => $call(std::marker::PhantomData::<i32>, $($arg),*)?,
+            Op::UInt32($field) => $call(std::marker::PhantomData::<u32>, $($arg),*)?,
+            Op::Int64($field) => $call(std::marker::PhantomData::<i64>, $($arg),*)?,
+            Op::UInt64($field) => $call(std::marker::PhantomData::<u64>, $($arg),*)?,
+            Op::Float($field) => $call(std::marker::PhantomData::<f32>, $($arg),*)?,
+            Op::Double($field) => $call(std::marker::PhantomData::<f64>, $($arg),*)?,
+            Op::Vec3($field) => $call(std::marker::PhantomData::<tera_packets::Vec3>, $($arg),*)?,
+            Op::Vec3fa($field) => $call(std::marker::PhantomData::<tera_packets::Vec3fa>, $($arg),*)?,
+            Op::Angle($field) => $call(std::marker::PhantomData::<tera_packets::Angle>, $($arg),*)?,
+            Op::SkillId($field) => $call(std::marker::PhantomData::<tera_packets::SkillId>, $($arg),*)?,
+            Op::SkillId32($field) => $call(std::marker::PhantomData::<tera_packets::SkillId32>, $($arg),*)?,
+            Op::Customize($field) => $call(std::marker::PhantomData::<tera_packets::Customize>, $($arg),*)?,
             $($arm)*
         }
     };
     ($op:expr, $field:ident => $call:ident($($arg:expr),*), $($arm:tt)*) => {
         match $op {
-            Op::Bool($field) => $call::<bool>($($arg),*),
-            Op::Byte($field) => $call::<u8>($($arg),*),
-            Op::Int16($field) => $call::<i16>($($arg),*),
-            Op::UInt16($field) => $call::<u16>($($arg),*),
-            Op::Int32($field) => $call::<i32>($($arg),*),
-            Op::UInt32($field) => $call::<u32>($($arg),*),
-            Op::Int64($field) => $call::<i64>($($arg),*),
-            Op::UInt64($field) => $call::<u64>($($arg),*),
-            Op::Float($field) => $call::<f32>($($arg),*),
-            Op::Double($field) => $call::<f64>($($arg),*),
-            Op::Vec3($field) => $call::<tera_packets::Vec3>($($arg),*),
-            Op::Vec3fa($field) => $call::<tera_packets::Vec3fa>($($arg),*),
-            Op::Angle($field) => $call::<tera_packets::Angle>($($arg),*),
-            Op::SkillId($field) => $call::<tera_packets::SkillId>($($arg),*),
-            Op::SkillId32($field) => $call::<tera_packets::SkillId32>($($arg),*),
-            Op::Customize($field) => $call::<tera_packets::Customize>($($arg),*),
+            Op::Bool($field) => $call(std::marker::PhantomData::<bool>, $($arg),*),
+            Op::Byte($field) => $call(std::marker::PhantomData::<u8>, $($arg),*),
+            Op::Int16($field) => $call(std::marker::PhantomData::<i16>, $($arg),*),
+            Op::UInt16($field) => $call(std::marker::PhantomData::<u16>, $($arg),*),
+            Op::Int32($field) => $call(std::marker::PhantomData::<i32>, $($arg),*),
+            Op::UInt32($field) => $call(std::marker::PhantomData::<u32>, $($arg),*),
+            Op::Int64($field) => $call(std::marker::PhantomData::<i64>, $($arg),*),
+            Op::UInt64($field) => $call(std::marker::PhantomData::<u64>, $($arg),*),
+            Op::Float($field) => $call(std::marker::PhantomData::<f32>, $($arg),*),
+            Op::Double($field) => $call(std::marker::PhantomData::<f64>, $($arg),*),
+            Op::Vec3($field) => $call(std::marker::PhantomData::<tera_packets::Vec3>, $($arg),*),
+            Op::Vec3fa($field) => $call(std::marker::PhantomData::<tera_packets::Vec3fa>, $($arg),*),
+            Op::Angle($field) => $call(std::marker::PhantomData::<tera_packets::Angle>, $($arg),*),
+            Op::SkillId($field) => $call(std::marker::PhantomData::<tera_packets::SkillId>, $($arg),*),
+            Op::SkillId32($field) => $call(std::marker::PhantomData::<tera_packets::SkillId32>, $($arg),*),
+            Op::Customize($field) => $call(std::marker::PhantomData::<tera_packets::Customize>, $($arg),*),
             $($arm)*
         }
     };
