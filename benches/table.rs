@@ -4,8 +4,10 @@
 //! (`Str::decode_into`), (c) encode of the decoded value, (d) encode of an
 //! owned value; (e) dynamic decode to a view (`Schema::view`: every value
 //! in one vector), (e2) dynamic decode to a record (`Schema::decode`: a
-//! vector per record and array) and (f) dynamic encode of that record
-//! (`tera-dynamic`, the def loaded at run time), and dynamic/generated;
+//! vector per record and array), (e3) dynamic decode to a view in a buffer
+//! kept from packet to packet (`Schema::view_in`: no allocation) and (f)
+//! dynamic encode of that record (`tera-dynamic`, the def loaded at run
+//! time), and dynamic/generated;
 //! the hand-written codecs; generated/hand-written; the speed-up over the
 //! JS reference timed in the same run; and the time to load the whole
 //! corpus (defs and maps: parse, validate, plan) at run time.
@@ -48,7 +50,7 @@ mod table {
     use crate::common::types::{Family, with_family};
     use crate::handwritten::{Codec, Hand, with_hand};
     use tera_data::Packet;
-    use tera_dynamic::{Catalog, Schema};
+    use tera_dynamic::{Catalog, Schema, ViewBuf};
 
     const BATCH: Duration = Duration::from_millis(2);
     /// A JS figure whose max is more than this times its min is flagged.
@@ -92,8 +94,8 @@ mod table {
     }
 
     /// One run's figures of one packet: gen (a) (b) (c) (d), hand (a) (b)
-    /// (c), gen (b2), dynamic (e) (f) (e2).
-    type Run = [Option<f64>; 11];
+    /// (c), gen (b2), dynamic (e) (f) (e2) (e3).
+    type Run = [Option<f64>; 12];
 
     fn generated<F: Family>(bytes: &[u8], run: &mut Run) {
         let mut buf = vec![0u8; 65536];
@@ -128,6 +130,12 @@ mod table {
             schema.view(black_box(bytes)).map(|v| v.record().len())
         }));
         run[10] = Some(time(|| schema.decode(black_box(bytes)).map(|v| v.len())));
+        let mut kept = ViewBuf::new();
+        run[11] = Some(time(|| {
+            schema
+                .view_in(black_box(bytes), &mut kept)
+                .map(|v| v.record().len())
+        }));
         run[9] = Some(time(|| schema.encode_into(black_box(&value), 0, &mut buf)));
     }
 
@@ -216,7 +224,7 @@ mod table {
         for r in 0..runs {
             eprintln!("run {}/{runs}", r + 1);
             for (p, runs_of_p) in packets.iter().zip(&mut all) {
-                let mut run = [None; 11];
+                let mut run = [None; 12];
                 with_family!(p.def.as_str(), F => generated::<F>(&p.bytes, &mut run), _ => ());
                 with_hand!(p.def.as_str(), H => handwritten::<H>(&p.bytes, &mut run), _ => ());
                 let (name, version) = p.def.rsplit_once('.').unwrap_or((p.def.as_str(), ""));
@@ -256,13 +264,13 @@ mod table {
         }
     }
 
-    /// A packet's row: the 11 medians, gen/hand for (a)-(c) and
+    /// A packet's row: the 12 medians, gen/hand for (a)-(c) and
     /// dynamic/generated for (e)/(a), (f)/(c), vs JS for (a), (b), (b2),
-    /// (c), (d), (e), (e2), (f).
-    type Row = ([Option<f64>; 11], [Option<f64>; 5], [Option<f64>; 8]);
+    /// (c), (d), (e), (e2), (e3), (f).
+    type Row = ([Option<f64>; 12], [Option<f64>; 5], [Option<f64>; 9]);
 
     /// The columns of the table in order: index into `Run`.
-    const SHOWN: [usize; 11] = [0, 1, 7, 2, 3, 8, 10, 9, 4, 5, 6];
+    const SHOWN: [usize; 12] = [0, 1, 7, 2, 3, 8, 10, 11, 9, 4, 5, 6];
 
     /// The pairs timed side by side whose per-run ratio is shown: gen/hand
     /// (a), (b), (c); dyn/gen (e)/(a), (f)/(c).
@@ -279,6 +287,7 @@ mod table {
             "(d) encode owned",
             "(e) dynamic decode (view)",
             "(e2) dynamic decode (record)",
+            "(e3) dynamic decode (view, kept buffer)",
             "(f) dynamic encode",
             "hand (a)",
             "hand (b)",
@@ -300,6 +309,7 @@ mod table {
                 "vs JS (d)",
                 "vs JS (e)",
                 "vs JS (e2)",
+                "vs JS (e3)",
                 "vs JS (f)",
             ]);
         }
@@ -309,8 +319,8 @@ mod table {
         let mut mismatched: Vec<&str> = Vec::new();
         let mut noisy: Vec<&str> = Vec::new();
         for (p, runs) in packets.iter().zip(all) {
-            let st: Vec<Option<(f64, f64, f64)>> = (0..11).map(|k| stats(runs, k)).collect();
-            let med: [Option<f64>; 11] = std::array::from_fn(|k| st[k].map(|s| s.0));
+            let st: Vec<Option<(f64, f64, f64)>> = (0..12).map(|k| stats(runs, k)).collect();
+            let med: [Option<f64>; 12] = std::array::from_fn(|k| st[k].map(|s| s.0));
             // Generated, hand-written and dynamic code are timed next to
             // each other in every run: the median of the per-run ratios is
             // steadier on a noisy machine than the ratio of the medians.
@@ -328,14 +338,14 @@ mod table {
             if figures.is_some_and(|f| wide(f.read) || wide(f.write)) {
                 noisy.push(&p.def);
             }
-            // (a), (b), (b2), (e), (e2) against the JS read; (c), (d),
-            // (f) against its write.
+            // (a), (b), (b2), (e), (e2), (e3) against the JS read; (c),
+            // (d), (f) against its write.
             let js_ns = figures.map(|f| {
                 let (read, write) = (f.read.0, f.write.0);
-                [read, read, read, write, write, read, read, write]
+                [read, read, read, write, write, read, read, read, write]
             });
-            let gen_cols = [0, 1, 7, 2, 3, 8, 10, 9];
-            let vs_js: [Option<f64>; 8] =
+            let gen_cols = [0, 1, 7, 2, 3, 8, 10, 11, 9];
+            let vs_js: [Option<f64>; 9] =
                 std::array::from_fn(|k| Some(js_ns?[k] / med[gen_cols[k]]?));
             let mut cells = vec![p.def.clone(), p.bytes.len().to_string()];
             cells.extend(SHOWN.iter().map(|&k| range(st[k])));
@@ -354,7 +364,7 @@ mod table {
         cells.extend((0..5).map(|k| ratio(g(&|r| r.1[k]))));
         if js.is_some() {
             cells.extend([String::new(), String::new()]);
-            cells.extend((0..8).map(|k| speedup(g(&|r| r.2[k]))));
+            cells.extend((0..9).map(|k| speedup(g(&|r| r.2[k]))));
             println!("| {} |", cells.join(" | "));
             let worst = |k: usize| {
                 rows.iter()
@@ -362,8 +372,8 @@ mod table {
                     .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
             };
             let mut cells = vec!["**lowest vs JS**".to_string()];
-            cells.extend((1..heads.len() - 8).map(|_| String::new()));
-            cells.extend((0..8).map(|k| speedup(worst(k))));
+            cells.extend((1..heads.len() - 9).map(|_| String::new()));
+            cells.extend((0..9).map(|k| speedup(worst(k))));
             println!("| {} |", cells.join(" | "));
         } else {
             println!("| {} |", cells.join(" | "));

@@ -1,11 +1,18 @@
 //! Differential: arbitrary bytes decoded as a compiled-in packet type and
 //! through `tera-dynamic` with the same def loaded at run time. Both accept
 //! or both reject (with the same error kind at the same byte); an accepted
-//! packet gives the same JSON (the dynamic record's and view's) and encodes
-//! to the same bytes both ways.
+//! packet gives the same JSON (the dynamic record's, view's and view's in a
+//! buffer kept from input to input) and encodes to the same bytes both ways.
 #![no_main]
 
+use std::cell::RefCell;
+
 use libfuzzer_sys::fuzz_target;
+use tera_dynamic::ViewBuf;
+
+thread_local! {
+    static KEPT: RefCell<ViewBuf> = RefCell::new(ViewBuf::new());
+}
 
 fuzz_target!(|data: &[u8]| {
     let Some((info, packet)) = tera_fuzz::split(data) else {
@@ -21,6 +28,18 @@ fuzz_target!(|data: &[u8]| {
     };
     let compiled = tera_fuzz::decode(info, packet);
     let dynamic = schema.decode(packet);
+    // A view in a buffer kept from packet to packet reads the same.
+    KEPT.with_borrow_mut(|kept| {
+        let view = schema
+            .view_in(packet, kept)
+            .map(|v| serde_json::to_value(&v).ok());
+        let record = dynamic.as_ref().map(|d| serde_json::to_value(d).ok());
+        assert_eq!(
+            view,
+            record.map_err(Clone::clone),
+            "{info:?}: view_in differs"
+        );
+    });
     match (&compiled, &dynamic) {
         (Ok(c), Ok(d)) => {
             let (c_json, d_json) = (serde_json::to_value(c), serde_json::to_value(d));

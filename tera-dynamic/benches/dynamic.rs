@@ -1,5 +1,5 @@
-//! Dynamic decode (to a view and to a record) and encode of the eight bench
-//! packets, with the corpus
+//! Dynamic decode (to a view, to a view in a kept buffer and to a record)
+//! and encode of the eight bench packets, with the corpus
 //! loaded at run time: `cargo bench -p tera-dynamic --bench dynamic`.
 //!
 //! The shared data is found through `TERA_SHARED_DIR` (default `../shared`
@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tera_dynamic::Catalog;
+use tera_dynamic::{Catalog, ViewBuf};
 
 #[path = "../tests/common/bench_packets.rs"]
 mod bench_packets;
@@ -40,6 +40,14 @@ fn dynamic(c: &mut Criterion) {
         assert_eq!(&buf[..n], &bytes[..], "{def}: dynamic encode differs");
         c.bench_function(&format!("view/{def}"), |b| {
             b.iter(|| schema.view(black_box(bytes)).map(|v| v.record().len()))
+        });
+        let mut kept = ViewBuf::new();
+        c.bench_function(&format!("view_in/{def}"), |b| {
+            b.iter(|| {
+                schema
+                    .view_in(black_box(bytes), &mut kept)
+                    .map(|v| v.record().len())
+            })
         });
         c.bench_function(&format!("decode/{def}"), |b| {
             b.iter(|| schema.decode(black_box(bytes)).map(|v| v.len()))

@@ -17,7 +17,7 @@ use crate::scalar::ScalarType;
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::slot::{Slot, pos};
 use crate::value::{Record, Value};
-use crate::view::View;
+use crate::view::{Slots, View, ViewBuf};
 
 type Decoded<T, E = DecodeError> = Result<T, E>;
 
@@ -59,8 +59,62 @@ impl Schema {
     /// Decodes a whole packet, header included (its opcode is not looked
     /// at), checking every offset, count, string and list as the generated
     /// packets do, into a [`View`]: every value in one vector, strings and
-    /// bytes borrowed from `packet`. The fastest way to read a packet.
+    /// bytes borrowed from `packet`. The fastest way to read a packet;
+    /// [`view_in`](Schema::view_in) reads without allocating.
     pub fn view<'a>(&self, packet: &'a [u8]) -> Decoded<View<'_, 'a>> {
+        let room = self.room(packet)?;
+        let mut decoder = Decoder::<Stop>::new(packet, Vec::with_capacity(room));
+        if decoder.block(&self.root).is_err() {
+            let slots = self.why_malformed(packet)?;
+            return Ok(View::new(&self.root, packet, Slots::Owned(slots)));
+        }
+        Ok(View::new(&self.root, packet, Slots::Owned(decoder.slots)))
+    }
+
+    /// Decodes a whole packet as [`view`](Schema::view) does, into `buf`:
+    /// once `buf` has grown to the size of the packets read, a view
+    /// allocates nothing. The view borrows `buf` until it is dropped.
+    ///
+    /// ```
+    /// # use tera_dynamic::{Catalog, ViewBuf, Value};
+    /// # let mut catalog = Catalog::new();
+    /// # catalog.add_def("S_CHAT.4.def", "uint32 channel\nstring message\n").unwrap();
+    /// let schema = catalog.get("S_CHAT", 4).expect("loaded");
+    /// let mut buf = ViewBuf::new();
+    /// for channel in 1..=3u8 {
+    ///     let packet = [14, 0, 0x2a, 0x50, 10, 0, channel, 0, 0, 0, b'h', 0, 0, 0];
+    ///     let view = schema.view_in(&packet, &mut buf)?;
+    ///     assert_eq!(
+    ///         view.get("channel").map(|v| v.into_value()),
+    ///         Some(Value::UInt32(channel.into()))
+    ///     );
+    /// }
+    /// # Ok::<(), tera_dynamic::DecodeError>(())
+    /// ```
+    pub fn view_in<'s, 'a>(
+        &'s self,
+        packet: &'a [u8],
+        buf: &'s mut ViewBuf,
+    ) -> Decoded<View<'s, 'a>> {
+        let room = self.room(packet)?;
+        let mut slots = std::mem::take(&mut buf.slots);
+        slots.clear();
+        slots.reserve(room);
+        let mut decoder = Decoder::<Stop>::new(packet, slots);
+        let read = decoder.block(&self.root);
+        buf.slots = decoder.slots;
+        if read.is_err() {
+            let slots = self.why_malformed(packet)?;
+            return Ok(View::new(&self.root, packet, Slots::Owned(slots)));
+        }
+        Ok(View::new(&self.root, packet, Slots::Borrowed(&buf.slots)))
+    }
+
+    /// The room a view of `packet` starts with: its records, or a slot
+    /// per 4 bytes of the packet (the bench packets fill one per 5 to 8).
+    /// Sized from the length the buffer and its header agree on, never
+    /// from a count on the wire; arrays denser than that grow the vector.
+    fn room(&self, packet: &[u8]) -> Decoded<usize> {
         let declared = match packet {
             [lo, hi, _, _, ..] => u16::from_le_bytes([*lo, *hi]),
             _ => return Err(Error::new(ErrorKind::MissingHeader, 0).into()),
@@ -69,19 +123,18 @@ impl Schema {
             let actual = u32::try_from(packet.len()).unwrap_or(u32::MAX);
             return Err(Error::new(ErrorKind::LengthMismatch { declared, actual }, 0).into());
         }
-        // Room for the records, or for a slot per 4 bytes of the packet
-        // (the bench packets fill one per 5 to 8): sized from the length
-        // the buffer and its header agree on, never from a count on the
-        // wire; arrays denser than that grow the vector.
-        let room = self.root.static_slots.max(packet.len() / 4);
-        let mut decoder = Decoder::<Stop>::new(packet, room);
-        if decoder.block(&self.root).is_err() {
-            // The same walk again, saying what and where.
-            let mut decoder = Decoder::<DecodeError>::new(packet, room);
-            decoder.block(&self.root)?;
-            return Ok(View::new(&self.root, packet, decoder.slots));
-        }
-        Ok(View::new(&self.root, packet, decoder.slots))
+        Ok(self.root.static_slots.max(packet.len() / 4))
+    }
+
+    /// The walk again over a packet the first walk stopped in, saying
+    /// what and where. (Both walks are the same code: this one stops where
+    /// the first did; were it ever to read the packet, its slots are the
+    /// view's.)
+    #[cold]
+    fn why_malformed(&self, packet: &[u8]) -> Decoded<Vec<Slot>> {
+        let mut decoder = Decoder::<DecodeError>::new(packet, Vec::new());
+        decoder.block(&self.root)?;
+        Ok(decoder.slots)
     }
 
     /// Decodes a whole packet as [`view`](Schema::view) does, into a
@@ -180,11 +233,11 @@ struct Decoder<'a, E> {
 }
 
 impl<'a, E: Failure> Decoder<'a, E> {
-    /// A decoder at the start of `packet` with room for `room` slots.
-    fn new(packet: &'a [u8], room: usize) -> Self {
+    /// A decoder at the start of `packet`, pushing onto `slots`.
+    fn new(packet: &'a [u8], slots: Vec<Slot>) -> Self {
         Decoder {
             r: Reader::new(packet),
-            slots: Vec::with_capacity(room),
+            slots,
             failure: PhantomData,
         }
     }

@@ -7,7 +7,8 @@
 //! validation, diagnostics) and lowers each def into the same wire plans
 //! (`tera-wire-plan`), each walk lowered once into a flat list of
 //! operations. A [`Schema`] decodes a packet into a [`View`] (every value
-//! in one vector, the fastest way to read) or a [`Record`] of named
+//! in one vector, the fastest way to read; in a [`ViewBuf`] kept from
+//! packet to packet, without allocating) or a [`Record`] of named
 //! [`Value`]s (to change), and encodes a record back, with the checks and
 //! the bytes of the generated packets; serde gives their JSON.
 //!
@@ -61,7 +62,7 @@ pub use catalog::Catalog;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind};
 pub use schema::{FieldSchema, Schema};
 pub use value::{Record, Value};
-pub use view::{ArrayView, RecordView, View, ViewValue};
+pub use view::{ArrayView, RecordView, View, ViewBuf, ViewValue};
 
 /// Re-exports of the front end's report type, in which load problems come.
 pub use tera_defs_front::Report;

@@ -20,7 +20,39 @@ use crate::value::{Record, Value};
 pub struct View<'s, 'a> {
     root: &'s Struct,
     packet: &'a [u8],
-    slots: Vec<Slot>,
+    slots: Slots<'s>,
+}
+
+/// A view's slots: its own, or a [`ViewBuf`]'s.
+#[derive(Debug, Clone)]
+pub(crate) enum Slots<'s> {
+    Owned(Vec<Slot>),
+    Borrowed(&'s [Slot]),
+}
+
+impl Slots<'_> {
+    fn as_slice(&self) -> &[Slot] {
+        match self {
+            Slots::Owned(slots) => slots,
+            Slots::Borrowed(slots) => slots,
+        }
+    }
+}
+
+/// Room for the values of views, kept from packet to packet:
+/// [`Schema::view_in`](crate::Schema::view_in) decodes into it, and
+/// allocates nothing once it has grown to the size of the packets read.
+/// A proxy keeps one per connection.
+#[derive(Debug, Clone, Default)]
+pub struct ViewBuf {
+    pub(crate) slots: Vec<Slot>,
+}
+
+impl ViewBuf {
+    /// An empty buffer; the first views grow it.
+    pub fn new() -> Self {
+        ViewBuf::default()
+    }
 }
 
 /// The fields of a block or object of a [`View`].
@@ -55,7 +87,7 @@ pub enum ViewValue<'v, 'a> {
 }
 
 impl<'s, 'a> View<'s, 'a> {
-    pub(crate) fn new(root: &'s Struct, packet: &'a [u8], slots: Vec<Slot>) -> Self {
+    pub(crate) fn new(root: &'s Struct, packet: &'a [u8], slots: Slots<'s>) -> Self {
         View {
             root,
             packet,
@@ -68,7 +100,7 @@ impl<'s, 'a> View<'s, 'a> {
         RecordView {
             s: self.root,
             packet: self.packet,
-            slots: &self.slots,
+            slots: self.slots.as_slice(),
             start: 0,
         }
     }

@@ -1,5 +1,6 @@
 //! What a dynamic decode allocates: a view, one vector of slots (and its
-//! growth when arrays outgrow the records' room); a record, the view's
+//! growth when arrays outgrow the records' room), or nothing in a grown
+//! `ViewBuf`; a record, the view's
 //! vector and then one per record and per non-empty array. Strings and
 //! bytes borrow from the packet. Counted over the bench packets
 //! with the corpus loaded at run time (the shared data: `TERA_SHARED_DIR`,
@@ -12,7 +13,7 @@ use std::cell::Cell;
 #[path = "common/bench_packets.rs"]
 mod bench_packets;
 
-use tera_dynamic::{Catalog, Record, RecordView, Value, ViewValue};
+use tera_dynamic::{Catalog, Record, RecordView, Value, ViewBuf, ViewValue};
 
 /// Counts the allocations of the current thread (tests run in parallel).
 struct Counting;
@@ -138,6 +139,24 @@ fn bench_packets_allocate_what_their_values_need() {
         let ((view_calls, view_bytes), view) = allocations(|| schema.view(packet));
         let view = view.unwrap();
         let n = slots(view.record());
+        // A buffer kept from packet to packet: the first view grows it, the
+        // next allocate nothing, and read the same values.
+        let mut buf = ViewBuf::new();
+        let json = serde_json::to_string(&view).unwrap();
+        for round in 0..3 {
+            let ((calls, _), same) = allocations(|| {
+                let view = schema.view_in(packet, &mut buf).unwrap();
+                serde_json::to_string(&view).map(|j| j == json)
+            });
+            assert_eq!(same.ok(), Some(true), "{def}: view_in reads other values");
+            let json_calls = allocations(|| serde_json::to_string(&view)).0.0;
+            if round > 0 {
+                assert_eq!(
+                    calls, json_calls,
+                    "{def}: a view in a grown buffer allocates nothing (its JSON aside)"
+                );
+            }
+        }
         let ((calls, bytes), record) = allocations(|| schema.decode(packet));
         let record = record.unwrap();
         let (view_allowed, allowed) = (view_budget(n), view_budget(n) + record_budget(&record));

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, LazyLock};
 
-use tera_dynamic::{Catalog, Schema};
+use tera_dynamic::{Catalog, Schema, ViewBuf};
 
 #[path = "../../tera-packets/tests/hostile/catalogue.rs"]
 mod catalogue;
@@ -65,4 +65,10 @@ fn also_rejects(name: &str, bytes: &[u8], generated: &tera_packets::Error) {
         "{name}: dynamic `{dynamic}`, derived `{generated}`"
     );
     assert_eq!(dynamic.to_string(), generated.to_string());
+    // A view in a kept buffer, one that has read other packets, refuses
+    // with the same error.
+    let mut buf = ViewBuf::new();
+    let _ = schema.view_in(&schema.encode(&schema.zero(), 0).unwrap(), &mut buf);
+    let kept = schema.view_in(bytes, &mut buf).map(|v| v.record().len());
+    assert_eq!(kept, Err(dynamic), "{name}: view_in");
 }
