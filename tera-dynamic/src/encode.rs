@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
 
 use crate::error::{EncodeError, EncodeErrorKind};
-use crate::program::{Fields, Meta, Op, Program, RefPositions, match_op};
+use crate::program::{Chunk, Entry, Fields, Meta, Op, Program, RefPositions, match_op};
 use crate::scalar::{self, ScalarType};
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
@@ -157,6 +157,8 @@ fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<us
             Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field])
                 .map_err(|e| inside(&s.fields[field].name, e))?,
             Op::Ref { bytes, .. } => bytes,
+            // In `writes` only.
+            Op::Chunk(_) => 0,
             Op::Part { field, part, .. } => {
                 let f = &s.fields[field];
                 match (&f.kind, &values[field]) {
@@ -257,8 +259,9 @@ fn write_program(
     meta: usize,
 ) -> Written {
     let mut refs = RefPositions::default();
-    for op in &program.ops {
+    for op in &program.writes {
         match_op!(*op, fields => write_scalars(fields, values, w)?,
+            Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
             Op::Var { field, meta: at } => {
                 let at = at.at(meta, &refs, w.pos());
                 write_field(&s.fields[field].kind, &values[field], w, at)?;
@@ -292,8 +295,47 @@ fn write_program(
 /// Writes a struct of scalars in field order, without metadata or refs.
 #[inline]
 fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
-    for op in &s.all.ops {
-        match_op!(*op, fields => write_scalars(fields, values, w)?, _ => {});
+    for op in &s.all.writes {
+        match_op!(*op, fields => write_scalars(fields, values, w)?,
+            Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
+            _ => {}
+        );
+    }
+    Ok(())
+}
+
+/// Writes the scalar fields of `chunk`: its bytes taken at once, then each
+/// type's fields at their offsets.
+#[inline]
+fn write_chunk(chunk: &Chunk, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
+    // Past the end of the buffer the writer is poisoned, and the
+    // checking pass then says what was wrong or how much room is needed.
+    let Some(bytes) = w.take(chunk.bytes) else {
+        return Ok(());
+    };
+    for group in &chunk.groups {
+        match_op!(*group, span => put_group(&chunk.entries[span.range()], values, bytes)?, _ => {});
+    }
+    Ok(())
+}
+
+/// Writes `entries`, fields of runtime type `T`, into a chunk's `bytes`.
+#[inline(always)]
+fn put_group<T: ScalarType>(
+    _: PhantomData<T>,
+    entries: &[Entry],
+    values: &[Value<'_>],
+    bytes: &mut [u8],
+) -> Written {
+    for entry in entries {
+        let value = T::of(&values[entry.field as usize]).ok_or(Misfit)?;
+        let wire = value.wire_bytes();
+        let wire = wire.as_ref();
+        let at = entry.offset as usize;
+        // The chunk's offsets lie inside it: planned so.
+        if let Some(dst) = bytes.get_mut(at..at + wire.len()) {
+            dst.copy_from_slice(wire);
+        }
     }
     Ok(())
 }

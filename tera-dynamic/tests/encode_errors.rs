@@ -163,3 +163,39 @@ fn a_packet_over_65535_bytes_is_too_large() {
         other => panic!("not a wire error: {other}"),
     }
 }
+
+/// Scalars of two types in turn: written a type at a time (one chunk),
+/// refused in wire order all the same.
+#[test]
+fn alternating_scalars_are_refused_in_wire_order() {
+    let mut catalog = Catalog::new();
+    catalog
+        .add_def(
+            "S_TURNS.1.def",
+            "uint32 a\nint32 b\nuint32 c\nint32 d\nuint32 e\nint32 f\nuint32 g\n",
+        )
+        .map_err(|report| report.render(false))
+        .expect("the test def loads");
+    let schema = catalog.get("S_TURNS", 1).expect("loaded");
+    let mut value = schema.zero();
+    for (name, n) in ["a", "c", "e", "g"].into_iter().zip(1u32..) {
+        *value.get_mut(name).unwrap() = Value::UInt32(n);
+    }
+    for (name, n) in ["b", "d", "f"].into_iter().zip(-3i32..) {
+        *value.get_mut(name).unwrap() = Value::Int32(n);
+    }
+    let bytes = schema.encode(&value, 9).expect("fits");
+    let mut expected = vec![32, 0, 9, 0];
+    for (u, i) in [(1u32, -3i32), (2, -2), (3, -1)] {
+        expected.extend(u.to_le_bytes());
+        expected.extend(i.to_le_bytes());
+    }
+    expected.extend(4u32.to_le_bytes());
+    assert_eq!(bytes, expected);
+    assert_eq!(schema.decode(&bytes).expect("reads back"), value);
+
+    *value.get_mut("e").unwrap() = Value::Float(1.0);
+    assert_eq!(mismatch(&refusal(schema, &value)), ("e", "uint32", "float"));
+    *value.get_mut("d").unwrap() = Value::UInt32(1);
+    assert_eq!(mismatch(&refusal(schema, &value)), ("d", "int32", "uint32"));
+}
