@@ -375,6 +375,18 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
     match (kind, value) {
         (Kind::String, Value::String(v)) => v.write(w, meta),
         (Kind::Bytes, Value::Bytes(v)) => v.write(w, meta),
+        // Blocks of scalars, the most common elements, without going
+        // through `write_element` for each.
+        (Kind::Array(Element::Block(s)), Value::Array(items)) if s.sequential => {
+            let mut chain = Chain::start(w, meta, items.len());
+            for item in items {
+                let Value::Object(inner) = item else {
+                    return Err(Misfit);
+                };
+                let values = values_of(s, inner)?;
+                chain.push_with(w, |w| write_sequential(s, values, w))?;
+            }
+        }
         (Kind::Array(element), Value::Array(items)) => {
             let mut chain = Chain::start(w, meta, items.len());
             for item in items {
