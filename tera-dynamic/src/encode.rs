@@ -7,11 +7,12 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use tera_defs_front::model::Scalar;
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
 
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::program::{Chunk, Entry, Fields, Meta, Op, Program, RefPositions, match_op};
-use crate::scalar::{self, ScalarType};
+use crate::scalar::{self, ScalarType, with_scalar};
 use crate::schema::{Element, Kind, Schema, Struct};
 use crate::value::{Record, Value};
 
@@ -387,6 +388,10 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
                 chain.push_with(w, |w| write_sequential(s, values, w))?;
             }
         }
+        // Scalars: the element type chosen once for the whole array.
+        (Kind::Array(Element::Scalar(scalar)), Value::Array(items)) => {
+            write_scalar_array(*scalar, items, w, meta)?
+        }
         (Kind::Array(element), Value::Array(items)) => {
             let mut chain = Chain::start(w, meta, items.len());
             for item in items {
@@ -401,6 +406,38 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
         }
         (Kind::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
         _ => return Err(Misfit),
+    }
+    Ok(())
+}
+
+/// Writes an array of scalars `scalar` whose metadata is at `meta`. Out of
+/// line: inlined, its sixteen loops would weigh on every field's write.
+#[inline(never)]
+fn write_scalar_array(
+    scalar: Scalar,
+    items: &[Value<'_>],
+    w: &mut Writer<'_>,
+    meta: usize,
+) -> Written {
+    let mut chain = Chain::start(w, meta, items.len());
+    macro_rules! each {
+        ($t:ty, $v:ident) => {
+            write_scalar_items::<$t>(items, &mut chain, w)
+        };
+    }
+    with_scalar!(scalar, each)
+}
+
+/// Writes the elements of an array of scalars of runtime type `T`.
+#[inline(always)]
+fn write_scalar_items<T: ScalarType>(
+    items: &[Value<'_>],
+    chain: &mut Chain,
+    w: &mut Writer<'_>,
+) -> Written {
+    for item in items {
+        let x = T::of(item).ok_or(Misfit)?;
+        chain.push_with(w, |w| x.write(w, 0));
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 use tera_defs_front::model::Scalar;
-use tera_packets::{Angle, Bytes, Customize, SkillId, SkillId32, Str, Vec3, Vec3fa};
+use tera_packets::{Bytes, Str};
 
 use crate::scalar::with_scalar;
 use crate::schema::{Element, Kind, Schema, Struct};

@@ -13,22 +13,22 @@ use crate::value::Value;
 macro_rules! with_scalar {
     ($s:expr, $each:ident) => {
         match $s {
-            Scalar::Bool => $each!(bool, Bool),
-            Scalar::Byte => $each!(u8, Byte),
-            Scalar::Int16 => $each!(i16, Int16),
-            Scalar::UInt16 => $each!(u16, UInt16),
-            Scalar::Int32 => $each!(i32, Int32),
-            Scalar::UInt32 => $each!(u32, UInt32),
-            Scalar::Int64 => $each!(i64, Int64),
-            Scalar::UInt64 => $each!(u64, UInt64),
-            Scalar::Float => $each!(f32, Float),
-            Scalar::Double => $each!(f64, Double),
-            Scalar::Vec3 => $each!(Vec3, Vec3),
-            Scalar::Vec3fa => $each!(Vec3fa, Vec3fa),
-            Scalar::Angle => $each!(Angle, Angle),
-            Scalar::SkillId => $each!(SkillId, SkillId),
-            Scalar::SkillId32 => $each!(SkillId32, SkillId32),
-            Scalar::Customize => $each!(Customize, Customize),
+            tera_defs_front::model::Scalar::Bool => $each!(bool, Bool),
+            tera_defs_front::model::Scalar::Byte => $each!(u8, Byte),
+            tera_defs_front::model::Scalar::Int16 => $each!(i16, Int16),
+            tera_defs_front::model::Scalar::UInt16 => $each!(u16, UInt16),
+            tera_defs_front::model::Scalar::Int32 => $each!(i32, Int32),
+            tera_defs_front::model::Scalar::UInt32 => $each!(u32, UInt32),
+            tera_defs_front::model::Scalar::Int64 => $each!(i64, Int64),
+            tera_defs_front::model::Scalar::UInt64 => $each!(u64, UInt64),
+            tera_defs_front::model::Scalar::Float => $each!(f32, Float),
+            tera_defs_front::model::Scalar::Double => $each!(f64, Double),
+            tera_defs_front::model::Scalar::Vec3 => $each!(tera_packets::Vec3, Vec3),
+            tera_defs_front::model::Scalar::Vec3fa => $each!(tera_packets::Vec3fa, Vec3fa),
+            tera_defs_front::model::Scalar::Angle => $each!(tera_packets::Angle, Angle),
+            tera_defs_front::model::Scalar::SkillId => $each!(tera_packets::SkillId, SkillId),
+            tera_defs_front::model::Scalar::SkillId32 => $each!(tera_packets::SkillId32, SkillId32),
+            tera_defs_front::model::Scalar::Customize => $each!(tera_packets::Customize, Customize),
         }
     };
 }
