@@ -13,7 +13,7 @@ use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Wr
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::program::{Chunk, Entry, Fields, Meta, Op, Program, RefPositions, match_op};
 use crate::scalar::{self, ScalarType, with_scalar};
-use crate::schema::{Element, Kind, Schema, Struct};
+use crate::schema::{Element, FieldSchema, Kind, Schema, Struct};
 use crate::value::{Record, Value};
 
 type Encoded<T> = Result<T, EncodeError>;
@@ -86,14 +86,29 @@ fn misfit_unexplained() -> EncodeError {
     .into()
 }
 
-/// The fields of `record` when they are `s`'s, for the write path.
+/// The values of `record` in the order of `s`'s fields, or [`Misfit`] when
+/// one is missing or named otherwise. A record built from `s` (decoded, or
+/// its zero) shares its names: one pointer compared.
 #[inline]
 fn values_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Result<&'r [Value<'a>], Misfit> {
-    if Arc::ptr_eq(&record.names, &s.names) && record.values.len() == s.fields.len() {
+    let same = Arc::ptr_eq(&record.names, &s.names) && record.values.len() == s.fields.len();
+    if same || first_misnamed(s, record).is_none() {
         Ok(&record.values)
     } else {
-        fields_of(s, record).map_err(|_| Misfit)
+        Err(Misfit)
     }
+}
+
+/// The first of `s`'s fields that `record` lacks or names otherwise (for
+/// a record not built from `s`: rare, and kept out of the write path).
+#[cold]
+fn first_misnamed<'s>(s: &'s Struct, record: &Record<'_>) -> Option<&'s FieldSchema> {
+    s.fields.iter().enumerate().find_map(|(k, f)| {
+        match (record.names.get(k), record.values.get(k)) {
+            (Some(name), Some(_)) if **name == *f.name => None,
+            _ => Some(f),
+        }
+    })
 }
 
 /// Puts `name` in front of the path of a mismatch found inside it.
@@ -119,19 +134,13 @@ fn mismatch(expected: &'static str, found: Option<&Value<'_>>) -> EncodeError {
     .into()
 }
 
-/// The values of `record` in the order of `s`'s fields, or the first
-/// field that is missing or named otherwise.
+/// [`values_of`], with the field at fault named.
 fn fields_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Encoded<&'r [Value<'a>]> {
-    let same = Arc::ptr_eq(&record.names, &s.names) && record.values.len() == s.fields.len();
-    if !same {
-        for (k, f) in s.fields.iter().enumerate() {
-            match (record.names.get(k), record.values.get(k)) {
-                (Some(name), Some(_)) if **name == *f.name => {}
-                _ => return Err(inside(&f.name, mismatch(kind_name(&f.kind), None))),
-            }
-        }
-    }
-    Ok(&record.values)
+    values_of(s, record).map_err(|Misfit| {
+        first_misnamed(s, record).map_or_else(misfit_unexplained, |f| {
+            inside(&f.name, mismatch(kind_name(&f.kind), None))
+        })
+    })
 }
 
 fn kind_name(kind: &Kind) -> &'static str {
@@ -251,7 +260,7 @@ fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Written {
 }
 
 /// Writes the operations of `program` (`values` are `s`'s fields, checked
-/// by [`fields_of`]); implicit slots from `meta`.
+/// by [`values_of`]); implicit slots from `meta`.
 fn write_program(
     s: &Struct,
     program: &Program,
@@ -330,13 +339,7 @@ fn put_group<T: ScalarType>(
 ) -> Written {
     for entry in entries {
         let value = T::of(&values[entry.field as usize]).ok_or(Misfit)?;
-        let wire = value.wire_bytes();
-        let wire = wire.as_ref();
-        let at = entry.offset as usize;
-        // The chunk's offsets lie inside it: planned so.
-        if let Some(dst) = bytes.get_mut(at..at + wire.len()) {
-            dst.copy_from_slice(wire);
-        }
+        value.write(&mut Writer::new(bytes, entry.offset as usize), 0);
     }
     Ok(())
 }

@@ -357,11 +357,14 @@ impl Program {
     }
 }
 
-/// The dispatches a chunk must save over its run's operations.
+/// The dispatches a chunk must save over its run's operations: taking its
+/// bytes and going through its groups costs about as much as three
+/// (`cargo bench -p tera-dynamic --bench dynamic`; smaller savings measured
+/// slower).
 const SAVED_DISPATCHES: usize = 3;
 
-/// `ops` with each run of scalar operations of more types than the run
-/// has types (by [`SAVED_DISPATCHES`]) one chunk.
+/// `ops` with each run of scalar operations one chunk, where grouping the
+/// run by type saves [`SAVED_DISPATCHES`] or more.
 fn chunked(ops: &[Op], fields: &[FieldSchema]) -> Box<[Op]> {
     let mut writes = Vec::new();
     let mut rest = ops;
@@ -370,17 +373,16 @@ fn chunked(ops: &[Op], fields: &[FieldSchema]) -> Box<[Op]> {
             .iter()
             .take_while(|op| op.scalar_fields().is_some())
             .count();
-        let chunk = Chunk::new(&rest[..run.max(1)], fields);
-        // Taking the bytes at once and going through the groups costs about
-        // three dispatches (`cargo bench -p tera-dynamic --bench dynamic`):
-        // a chunk must save more.
-        if chunk.groups.len() + SAVED_DISPATCHES > run {
-            writes.push(first.clone());
-            rest = &rest[1..];
-            continue;
+        if run > SAVED_DISPATCHES {
+            let chunk = Chunk::new(&rest[..run], fields);
+            if chunk.groups.len() + SAVED_DISPATCHES <= run {
+                writes.push(Op::Chunk(Box::new(chunk)));
+                rest = &rest[run..];
+                continue;
+            }
         }
-        writes.push(Op::Chunk(Box::new(chunk)));
-        rest = &rest[run..];
+        writes.push(first.clone());
+        rest = &rest[1..];
     }
     writes.into()
 }

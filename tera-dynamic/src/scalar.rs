@@ -90,10 +90,6 @@ pub(crate) fn def_name(s: Scalar) -> &'static str {
 pub(crate) trait ScalarType: Copy + for<'a> Wire<'a> {
     /// The def language's word for the type.
     const NAME: &'static str;
-    /// The type's bytes on the wire.
-    type Bytes: AsRef<[u8]>;
-    /// The value's bytes on the wire.
-    fn wire_bytes(self) -> Self::Bytes;
     /// The value as a view's slot.
     fn into_slot(self) -> Slot;
     /// The value `value` holds, if it is of this type.
@@ -101,15 +97,10 @@ pub(crate) trait ScalarType: Copy + for<'a> Wire<'a> {
 }
 
 macro_rules! scalar_type {
-    ($($t:ty, $v:ident, $name:literal, $n:literal;)*) => {
+    ($($t:ty, $v:ident, $name:literal;)*) => {
         $(
             impl ScalarType for $t {
                 const NAME: &'static str = $name;
-                type Bytes = [u8; $n];
-                #[inline(always)]
-                fn wire_bytes(self) -> [u8; $n] {
-                    ToLeBytes::to_le_bytes(self)
-                }
                 #[inline(always)]
                 fn into_slot(self) -> Slot {
                     Slot::$v(self)
@@ -127,50 +118,20 @@ macro_rules! scalar_type {
 }
 
 scalar_type! {
-    bool, Bool, "bool", 1;
-    u8, Byte, "byte", 1;
-    i16, Int16, "int16", 2;
-    u16, UInt16, "uint16", 2;
-    i32, Int32, "int32", 4;
-    u32, UInt32, "uint32", 4;
-    i64, Int64, "int64", 8;
-    u64, UInt64, "uint64", 8;
-    f32, Float, "float", 4;
-    f64, Double, "double", 8;
-    Vec3, Vec3, "vec3", 12;
-    Vec3fa, Vec3fa, "vec3fa", 12;
-    Angle, Angle, "angle", 2;
-    SkillId, SkillId, "skillid", 8;
-    SkillId32, SkillId32, "skillid32", 4;
-    Customize, Customize, "customize", 8;
-}
-
-/// The runtime types' own `to_le_bytes`, and `bool`'s one byte.
-trait ToLeBytes<const N: usize> {
-    fn to_le_bytes(self) -> [u8; N];
-}
-
-impl ToLeBytes<1> for bool {
-    #[inline(always)]
-    fn to_le_bytes(self) -> [u8; 1] {
-        [u8::from(self)]
-    }
-}
-
-macro_rules! to_le_bytes {
-    ($($t:ty, $n:literal;)*) => {
-        $(
-            impl ToLeBytes<$n> for $t {
-                #[inline(always)]
-                fn to_le_bytes(self) -> [u8; $n] {
-                    <$t>::to_le_bytes(self)
-                }
-            }
-        )*
-    };
-}
-
-to_le_bytes! {
-    u8, 1; i16, 2; u16, 2; i32, 4; u32, 4; i64, 8; u64, 8; f32, 4; f64, 8;
-    Vec3, 12; Vec3fa, 12; Angle, 2; SkillId, 8; SkillId32, 4; Customize, 8;
+    bool, Bool, "bool";
+    u8, Byte, "byte";
+    i16, Int16, "int16";
+    u16, UInt16, "uint16";
+    i32, Int32, "int32";
+    u32, UInt32, "uint32";
+    i64, Int64, "int64";
+    u64, UInt64, "uint64";
+    f32, Float, "float";
+    f64, Double, "double";
+    Vec3, Vec3, "vec3";
+    Vec3fa, Vec3fa, "vec3fa";
+    Angle, Angle, "angle";
+    SkillId, SkillId, "skillid";
+    SkillId32, SkillId32, "skillid32";
+    Customize, Customize, "customize";
 }

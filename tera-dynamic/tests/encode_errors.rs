@@ -48,6 +48,14 @@ fn refusal(schema: &Schema, value: &Record<'_>) -> EncodeError {
     into
 }
 
+/// The elements of array field `name` of `record`, to change.
+fn array<'r, 'a>(record: &'r mut Record<'a>, name: &str) -> &'r mut Vec<Value<'a>> {
+    match record.get_mut(name) {
+        Some(Value::Array(items)) => items,
+        other => panic!("{name} is not an array: {other:?}"),
+    }
+}
+
 fn mismatch(e: &EncodeError) -> (&str, &str, &str) {
     match e.kind() {
         EncodeErrorKind::Mismatch {
@@ -73,10 +81,7 @@ fn a_scalar_of_another_type_is_named() {
 fn a_field_inside_an_array_element_is_named_with_its_index() {
     let schema = schema();
     let mut value = record(&schema);
-    let Some(Value::Array(items)) = value.get_mut("items") else {
-        panic!("items is an array");
-    };
-    let Value::Object(second) = &mut items[1] else {
+    let Value::Object(second) = &mut array(&mut value, "items")[1] else {
         panic!("an element is an object");
     };
     *second.get_mut("label").unwrap() = Value::UInt32(0);
@@ -91,10 +96,7 @@ fn an_element_inside_an_object_is_named() {
     let Some(Value::Object(pos)) = value.get_mut("pos") else {
         panic!("pos is an object");
     };
-    let Some(Value::Array(marks)) = pos.get_mut("marks") else {
-        panic!("marks is an array");
-    };
-    marks[0] = Value::Float(3.0);
+    array(pos, "marks")[0] = Value::Float(3.0);
     let e = refusal(&schema, &value);
     assert_eq!(mismatch(&e), ("pos.marks[0]", "int32", "float"));
 }
@@ -110,10 +112,7 @@ fn a_record_of_another_struct_is_refused() {
 
     let mut value = record(&schema);
     let pos = value.get("pos").cloned().unwrap();
-    let Some(Value::Array(items)) = value.get_mut("items") else {
-        panic!("items is an array");
-    };
-    items[0] = pos;
+    array(&mut value, "items")[0] = pos;
     let e = refusal(&schema, &value);
     assert_eq!(mismatch(&e), ("items[0].x", "int32", "nothing"));
 }
