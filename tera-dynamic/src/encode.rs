@@ -11,7 +11,7 @@ use tera_defs_front::model::Scalar;
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
 
 use crate::error::{EncodeError, EncodeErrorKind};
-use crate::program::{Chunk, Entry, Fields, Meta, Op, Program, RefPositions, match_op};
+use crate::program::{Chunk, Entry, Fields, Meta, Op, Program, RefPositions, Run, match_op};
 use crate::scalar::{self, ScalarType, with_scalar};
 use crate::schema::{Element, FieldSchema, Kind, Schema, Struct};
 use crate::value::{Record, Value};
@@ -305,11 +305,44 @@ fn write_program(
 /// Writes a struct of scalars in field order, without metadata or refs.
 #[inline]
 fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
+    match &s.run {
+        Some(run) => write_run(run, values, w),
+        None => write_writes(s, values, w),
+    }
+}
+
+/// Writes a struct of scalars through its walk's operations.
+#[inline(never)]
+fn write_writes(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     for op in &s.all.writes {
         match_op!(*op, fields => write_scalars(fields, values, w)?,
             Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
             _ => {}
         );
+    }
+    Ok(())
+}
+
+/// Writes the fields of a sequential struct, `values`, as `run` says: its
+/// bytes taken at once, then each field in turn.
+#[inline(never)]
+fn write_run(run: &Run, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
+    // Past the end of the buffer the writer is poisoned, and the
+    // checking pass then says what was wrong or how much room is needed.
+    let Some(bytes) = w.take(run.bytes) else {
+        return Ok(());
+    };
+    let mut out = Writer::new(bytes, 0);
+    for (&scalar, value) in run.scalars.iter().zip(values) {
+        macro_rules! put {
+            ($t:ty, $v:ident) => {
+                match value {
+                    Value::$v(x) => x.write(&mut out, 0),
+                    _ => return Err(Misfit),
+                }
+            };
+        }
+        with_scalar!(scalar, put);
     }
     Ok(())
 }

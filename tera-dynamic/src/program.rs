@@ -96,6 +96,16 @@ pub(crate) struct Chunk {
     pub(crate) entries: Box<[Entry]>,
 }
 
+/// A struct's scalar fields, each once and in field order, `bytes` in all:
+/// a writer takes the bytes at once and writes field after field through
+/// a cursor of its own (which stays in a register), with one dispatch per
+/// field and no operation loop around it.
+#[derive(Debug, Clone)]
+pub(crate) struct Run {
+    pub(crate) bytes: usize,
+    pub(crate) scalars: Box<[Scalar]>,
+}
+
 /// A field of a [`Chunk`] and its offset in it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
@@ -431,6 +441,23 @@ impl Chunk {
             groups: groups.into(),
             entries: entries.into(),
         }
+    }
+}
+
+impl Run {
+    /// The run of a struct's fields: `None` unless each is a scalar.
+    pub(crate) fn new(fields: &[FieldSchema]) -> Option<Run> {
+        let scalars: Box<[Scalar]> = fields
+            .iter()
+            .map(|f| match f.kind {
+                Kind::Scalar(s) => Some(s),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        Some(Run {
+            bytes: scalars.iter().map(|s| s.wire_size()).sum(),
+            scalars,
+        })
     }
 }
 

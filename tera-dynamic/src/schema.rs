@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tera_defs_front::model::{Def, ElemType, FieldType, Scalar};
 use tera_defs_front::plan::{LayoutError, StructPlan};
 
-use crate::program::Program;
+use crate::program::{Op, Program, Run};
 use crate::slot::Slot;
 use crate::value::Names;
 
@@ -87,6 +87,9 @@ pub(crate) struct Struct {
     /// Whether the struct is scalars only, read in field order, each once,
     /// without metadata: its record is written slot after slot.
     pub(crate) sequential: bool,
+    /// How a sequential struct is written when no chunk of its walk does it
+    /// in fewer dispatches.
+    pub(crate) run: Option<Run>,
 }
 
 /// A field of a struct: its def name (its JSON name too) and type.
@@ -176,7 +179,14 @@ impl Struct {
                 })
                 .sum::<usize>();
         let sequential = all.words == 0 && all.in_field_order(fields.len());
+        let chunked = all.writes.iter().any(|op| matches!(op, Op::Chunk(_)));
+        let run = if sequential && !chunked {
+            Run::new(&fields)
+        } else {
+            None
+        };
         Ok(Struct {
+            run,
             sequential,
             meta_words: all.words,
             names: fields.iter().map(|f| Arc::clone(&f.name)).collect(),

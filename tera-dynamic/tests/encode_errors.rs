@@ -198,3 +198,52 @@ fn alternating_scalars_are_refused_in_wire_order() {
     *value.get_mut("d").unwrap() = Value::UInt32(1);
     assert_eq!(mismatch(&refusal(schema, &value)), ("d", "int32", "uint32"));
 }
+
+/// Elements of mixed scalars, too few of a type to chunk: written field
+/// after field (a run), each checked.
+#[test]
+fn elements_of_mixed_scalars_are_written_and_checked() {
+    let mut catalog = Catalog::new();
+    catalog
+        .add_def(
+            "S_MARKS.1.def",
+            "array marks\n- uint32 id\n- float weight\n- int16 step\n- bool seen\n",
+        )
+        .map_err(|report| report.render(false))
+        .expect("the test def loads");
+    let schema = catalog.get("S_MARKS", 1).expect("loaded");
+    let json = r#"{"marks":[{"id":5,"weight":0.5,"step":-2,"seen":true},
+        {"id":6,"weight":2.0,"step":3,"seen":false}]}"#;
+    let mut value = schema
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .expect("the JSON fits the def");
+    let bytes = schema.encode(&value, 9).expect("fits");
+    let mut expected = vec![0, 0, 9, 0, 2, 0, 8, 0];
+    for (here, next, id, weight, step, seen) in [
+        (8u16, 23u16, 5u32, 0.5f32, -2i16, 1u8),
+        (23, 0, 6, 2.0, 3, 0),
+    ] {
+        expected.extend(here.to_le_bytes());
+        expected.extend(next.to_le_bytes());
+        expected.extend(id.to_le_bytes());
+        expected.extend(weight.to_le_bytes());
+        expected.extend(step.to_le_bytes());
+        expected.push(seen);
+    }
+    let len = u16::try_from(expected.len()).expect("a small packet");
+    expected[..2].copy_from_slice(&len.to_le_bytes());
+    assert_eq!(bytes, expected);
+    assert_eq!(schema.decode(&bytes).expect("reads back"), value);
+
+    let Some(Value::Array(marks)) = value.get_mut("marks") else {
+        panic!("marks is an array");
+    };
+    let Value::Object(second) = &mut marks[1] else {
+        panic!("an element is an object");
+    };
+    *second.get_mut("step").unwrap() = Value::UInt16(3);
+    assert_eq!(
+        mismatch(&refusal(schema, &value)),
+        ("marks[1].step", "int16", "uint16")
+    );
+}
