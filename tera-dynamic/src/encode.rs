@@ -37,24 +37,33 @@ impl Schema {
         w.put_array([0, 0, op_lo, op_hi]);
         let written = write_block(&self.root, value, &mut w);
         if written.is_err() || w.overflowed() {
-            // The checking pass says which field does not fit the def, or
-            // how many bytes the packet needs.
-            let len = self.encoded_len(value)?;
-            if written.is_err() {
-                return Err(misfit_unexplained());
-            }
-            let size = u32::try_from(len).unwrap_or(u32::MAX);
-            let kind = if len > MAX_PACKET_LEN {
-                ErrorKind::TooLarge { size }
-            } else {
-                ErrorKind::BufferTooSmall { needed: size }
-            };
-            return Err(Error::new(kind, 0).into());
+            return Err(self.why_unwritten(value, written));
         }
         let len = w.pos();
         // `len` fits: the writer stops at 65535 bytes.
         w.patch_u16(0, len as u16);
         Ok(len)
+    }
+
+    /// Why `value` was not written: the checking pass says which field does
+    /// not fit the def, or how many bytes the packet needs.
+    #[cold]
+    #[inline(never)]
+    fn why_unwritten(&self, value: &Record<'_>, written: Written) -> EncodeError {
+        let len = match self.encoded_len(value) {
+            Ok(len) => len,
+            Err(e) => return e,
+        };
+        if written.is_err() {
+            return misfit_unexplained();
+        }
+        let size = u32::try_from(len).unwrap_or(u32::MAX);
+        let kind = if len > MAX_PACKET_LEN {
+            ErrorKind::TooLarge { size }
+        } else {
+            ErrorKind::BufferTooSmall { needed: size }
+        };
+        Error::new(kind, 0).into()
     }
 
     /// Encodes `value` into a new vector with `opcode` in its header.
@@ -249,6 +258,7 @@ fn element_mismatch(element: &Element, v: &Value<'_>) -> EncodeError {
 }
 
 /// Writes a block at the cursor.
+#[inline]
 fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Written {
     let values = values_of(s, record)?;
     if s.sequential {
