@@ -333,10 +333,16 @@ fn write_writes(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written
     Ok(())
 }
 
-/// Writes the fields of a sequential struct, `values`, as `run` says: its
-/// bytes taken at once, then each field in turn.
+/// [`put_run`], out of line.
 #[inline(never)]
 fn write_run(run: &Run, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
+    put_run(run, values, w)
+}
+
+/// Writes the fields of a sequential struct, `values`, as `run` says: its
+/// bytes taken at once, then each field in turn.
+#[inline(always)]
+fn put_run(run: &Run, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     // Past the end of the buffer the writer is poisoned, and the
     // checking pass then says what was wrong or how much room is needed.
     let Some(bytes) = w.take(run.bytes) else {
@@ -425,14 +431,7 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
         // Blocks of scalars, the most common elements, without going
         // through `write_element` for each.
         (Kind::Array(Element::Block(s)), Value::Array(items)) if s.sequential => {
-            let mut chain = Chain::start(w, meta, items.len());
-            for item in items {
-                let Value::Object(inner) = item else {
-                    return Err(Misfit);
-                };
-                let values = values_of(s, inner)?;
-                chain.push_with(w, |w| write_sequential(s, values, w))?;
-            }
+            write_scalar_blocks(s, items, w, meta)?
         }
         // Scalars: the element type chosen once for the whole array.
         (Kind::Array(Element::Scalar(scalar)), Value::Array(items)) => {
@@ -452,6 +451,43 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
         }
         (Kind::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
         _ => return Err(Misfit),
+    }
+    Ok(())
+}
+
+/// Writes an array of blocks of scalars `s` whose metadata is at `meta`,
+/// choosing once for the array how a block is written: a run is written
+/// in the loop, without a call per element.
+#[inline(never)]
+fn write_scalar_blocks(
+    s: &Struct,
+    items: &[Value<'_>],
+    w: &mut Writer<'_>,
+    meta: usize,
+) -> Written {
+    match &s.run {
+        Some(run) => write_blocks(s, items, w, meta, |values, w| put_run(run, values, w)),
+        None => write_blocks(s, items, w, meta, |values, w| write_writes(s, values, w)),
+    }
+}
+
+/// Writes an array of blocks `s` whose metadata is at `meta`, each block's
+/// fields with `write`.
+#[inline(always)]
+fn write_blocks(
+    s: &Struct,
+    items: &[Value<'_>],
+    w: &mut Writer<'_>,
+    meta: usize,
+    write: impl Fn(&[Value<'_>], &mut Writer<'_>) -> Written,
+) -> Written {
+    let mut chain = Chain::start(w, meta, items.len());
+    for item in items {
+        let Value::Object(inner) = item else {
+            return Err(Misfit);
+        };
+        let values = values_of(s, inner)?;
+        chain.push_with(w, |w| write(values, w))?;
     }
     Ok(())
 }
