@@ -324,7 +324,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
                         .map_err(|e| e.in_field(&f.name))?;
                 }
                 // Only writes take scalars a chunk at a time.
-                Op::Chunk(_) => {}
+                Op::Chunk(_) | Op::Run(_) => {}
                 Op::Interleaved(ref group) => {
                     // The group ends where the writer's cursor ends: after
                     // the furthest element.

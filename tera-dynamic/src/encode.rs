@@ -177,7 +177,7 @@ fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<us
                 .map_err(|e| inside(&s.fields[field].name, e))?,
             Op::Ref { bytes, .. } => bytes,
             // In `writes` only.
-            Op::Chunk(_) => 0,
+            Op::Chunk(_) | Op::Run(_) => 0,
             Op::Part { field, part, .. } => {
                 let f = &s.fields[field];
                 match (&f.kind, &values[field]) {
@@ -282,6 +282,7 @@ fn write_program(
     for op in &program.writes {
         match_op!(*op, fields => write_scalars(fields, values, w)?,
             Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
+            Op::Run(ref run) => put_run(run, values.get(run.first..).ok_or(Misfit)?, w)?,
             Op::Var { field, meta: at } => {
                 let at = at.at(meta, &refs, w.pos());
                 write_field(&s.fields[field].kind, &values[field], w, at)?;
@@ -327,6 +328,7 @@ fn write_writes(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written
     for op in &s.all.writes {
         match_op!(*op, fields => write_scalars(fields, values, w)?,
             Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
+            Op::Run(ref run) => put_run(run, values.get(run.first..).ok_or(Misfit)?, w)?,
             _ => {}
         );
     }
@@ -339,8 +341,8 @@ fn write_run(run: &Run, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     put_run(run, values, w)
 }
 
-/// Writes the fields of a sequential struct, `values`, as `run` says: its
-/// bytes taken at once, then each field in turn.
+/// Writes the fields of `run`, `values` from its first on: its bytes taken
+/// at once, then each field in turn.
 #[inline(always)]
 fn put_run(run: &Run, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     // Past the end of the buffer the writer is poisoned, and the

@@ -80,6 +80,9 @@ pub(crate) enum Op {
     /// Consecutive scalar operations taken as one (only in
     /// [`Program::writes`]).
     Chunk(Box<Chunk>),
+    /// Consecutive scalar operations over fields in field order, of many
+    /// types and few of each, taken as one (only in [`Program::writes`]).
+    Run(Box<Run>),
 }
 
 /// Scalar fields that follow each other on the wire, `bytes` in all, by
@@ -96,12 +99,13 @@ pub(crate) struct Chunk {
     pub(crate) entries: Box<[Entry]>,
 }
 
-/// A struct's scalar fields, each once and in field order, `bytes` in all:
-/// a writer takes the bytes at once and writes field after field through
-/// a cursor of its own (which stays in a register), with one dispatch per
-/// field and no operation loop around it.
+/// Scalar fields from field `first` on, each once and in field order,
+/// `bytes` in all: a writer takes the bytes at once and writes field after
+/// field through a cursor of its own (which stays in a register), with one
+/// dispatch per field and no operation loop around it.
 #[derive(Debug, Clone)]
 pub(crate) struct Run {
+    pub(crate) first: usize,
     pub(crate) bytes: usize,
     pub(crate) scalars: Box<[Scalar]>,
 }
@@ -359,7 +363,7 @@ impl Program {
         self.ops.iter().any(|op| match op {
             Op::Var { field: f, .. } | Op::Part { field: f, .. } => *f == field,
             Op::Interleaved(group) => group.iter().any(|&(f, _)| f == field),
-            Op::Ref { .. } | Op::Chunk(_) => false,
+            Op::Ref { .. } | Op::Chunk(_) | Op::Run(_) => false,
             scalar => scalar
                 .scalar_fields()
                 .is_some_and(|f| f.range().contains(&field)),
@@ -374,7 +378,9 @@ impl Program {
 const SAVED_DISPATCHES: usize = 3;
 
 /// `ops` with each run of scalar operations one chunk, where grouping the
-/// run by type saves [`SAVED_DISPATCHES`] or more.
+/// run by type saves [`SAVED_DISPATCHES`] or more; one [`Run`] instead
+/// where its types have fewer than two and a half fields each on average
+/// (and its fields are in field order).
 fn chunked(ops: &[Op], fields: &[FieldSchema]) -> Box<[Op]> {
     let mut writes = Vec::new();
     let mut rest = ops;
@@ -386,7 +392,15 @@ fn chunked(ops: &[Op], fields: &[FieldSchema]) -> Box<[Op]> {
         if run > SAVED_DISPATCHES {
             let chunk = Chunk::new(&rest[..run], fields);
             if chunk.groups.len() + SAVED_DISPATCHES <= run {
-                writes.push(Op::Chunk(Box::new(chunk)));
+                // A chunk of many types with few fields each is written
+                // faster as a run (`cargo bench -p tera-dynamic --bench
+                // dynamic`, S_ACTION_STAGE.9).
+                let sparse = 2 * chunk.entries.len() < 5 * chunk.groups.len();
+                let op = match Run::of_ops(&rest[..run], fields) {
+                    Some(r) if sparse => Op::Run(Box::new(r)),
+                    _ => Op::Chunk(Box::new(chunk)),
+                };
+                writes.push(op);
                 rest = &rest[run..];
                 continue;
             }
@@ -447,7 +461,25 @@ impl Chunk {
 impl Run {
     /// The run of a struct's fields: `None` unless each is a scalar.
     pub(crate) fn new(fields: &[FieldSchema]) -> Option<Run> {
+        Run::of_fields(0..fields.len(), fields)
+    }
+
+    /// The run of scalar operations `ops`: `None` unless their fields
+    /// follow each other in field order.
+    fn of_ops(ops: &[Op], fields: &[FieldSchema]) -> Option<Run> {
+        let first = ops.first()?.scalar_fields()?.first;
+        let mut end = first;
+        for op in ops {
+            end += op.scalar_fields().filter(|f| f.first == end)?.count;
+        }
+        Run::of_fields(first..end, fields)
+    }
+
+    /// The run of fields `range`: `None` unless each is a scalar.
+    fn of_fields(range: std::ops::Range<usize>, fields: &[FieldSchema]) -> Option<Run> {
+        let first = range.start;
         let scalars: Box<[Scalar]> = fields
+            .get(range)?
             .iter()
             .map(|f| match f.kind {
                 Kind::Scalar(s) => Some(s),
@@ -455,6 +487,7 @@ impl Run {
             })
             .collect::<Option<_>>()?;
         Some(Run {
+            first,
             bytes: scalars.iter().map(|s| s.wire_size()).sum(),
             scalars,
         })

@@ -247,3 +247,37 @@ fn elements_of_mixed_scalars_are_written_and_checked() {
         ("marks[1].step", "int16", "uint16")
     );
 }
+
+/// Three types in turn, one field each, then a string: too few of a type
+/// to chunk well, so written field after field (a run), each checked.
+#[test]
+fn types_in_turn_before_a_string_are_written_and_checked() {
+    let mut catalog = Catalog::new();
+    catalog
+        .add_def(
+            "S_TRIO.1.def",
+            "uint32 a\nint16 b\nfloat c\nuint32 d\nint16 e\nfloat f\nstring name\n",
+        )
+        .map_err(|report| report.render(false))
+        .expect("the test def loads");
+    let schema = catalog.get("S_TRIO", 1).expect("loaded");
+    let json = r#"{"a":1,"b":-2,"c":0.5,"d":4,"e":-5,"f":6.0,"name":"x"}"#;
+    let mut value = schema
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .expect("the JSON fits the def");
+    let bytes = schema.encode(&value, 9).expect("fits");
+    let mut expected = vec![0, 0, 9, 0, 26, 0];
+    for (u, i, f) in [(1u32, -2i16, 0.5f32), (4, -5, 6.0)] {
+        expected.extend(u.to_le_bytes());
+        expected.extend(i.to_le_bytes());
+        expected.extend(f.to_le_bytes());
+    }
+    expected.extend([b'x', 0, 0, 0]);
+    let len = u16::try_from(expected.len()).expect("a small packet");
+    expected[..2].copy_from_slice(&len.to_le_bytes());
+    assert_eq!(bytes, expected);
+    assert_eq!(schema.decode(&bytes).expect("reads back"), value);
+
+    *value.get_mut("e").unwrap() = Value::Int32(-5);
+    assert_eq!(mismatch(&refusal(schema, &value)), ("e", "int16", "int32"));
+}
