@@ -18,12 +18,18 @@ string name
 ";
 
 fn schema() -> Schema {
+    load("S_TEST.1.def", DEF)
+}
+
+/// The schema of def file `name` (`NAME.1.def`) holding `text`.
+fn load(name: &str, text: &str) -> Schema {
     let mut catalog = Catalog::new();
     catalog
-        .add_def("S_TEST.1.def", DEF)
+        .add_def(name, text)
         .map_err(|report| report.render(false))
         .expect("the test def loads");
-    Schema::clone(catalog.get("S_TEST", 1).expect("loaded"))
+    let packet = name.split('.').next().expect("NAME.1.def");
+    Schema::clone(catalog.get(packet, 1).expect("loaded"))
 }
 
 /// A packet of the def with two items and two marks, decoded.
@@ -167,15 +173,10 @@ fn a_packet_over_65535_bytes_is_too_large() {
 /// refused in wire order all the same.
 #[test]
 fn alternating_scalars_are_refused_in_wire_order() {
-    let mut catalog = Catalog::new();
-    catalog
-        .add_def(
-            "S_TURNS.1.def",
-            "uint32 a\nint32 b\nuint32 c\nint32 d\nuint32 e\nint32 f\nuint32 g\n",
-        )
-        .map_err(|report| report.render(false))
-        .expect("the test def loads");
-    let schema = catalog.get("S_TURNS", 1).expect("loaded");
+    let schema = &load(
+        "S_TURNS.1.def",
+        "uint32 a\nint32 b\nuint32 c\nint32 d\nuint32 e\nint32 f\nuint32 g\n",
+    );
     let mut value = schema.zero();
     for (name, n) in ["a", "c", "e", "g"].into_iter().zip(1u32..) {
         *value.get_mut(name).unwrap() = Value::UInt32(n);
@@ -203,15 +204,10 @@ fn alternating_scalars_are_refused_in_wire_order() {
 /// after field (a run), each checked.
 #[test]
 fn elements_of_mixed_scalars_are_written_and_checked() {
-    let mut catalog = Catalog::new();
-    catalog
-        .add_def(
-            "S_MARKS.1.def",
-            "array marks\n- uint32 id\n- float weight\n- int16 step\n- bool seen\n",
-        )
-        .map_err(|report| report.render(false))
-        .expect("the test def loads");
-    let schema = catalog.get("S_MARKS", 1).expect("loaded");
+    let schema = &load(
+        "S_MARKS.1.def",
+        "array marks\n- uint32 id\n- float weight\n- int16 step\n- bool seen\n",
+    );
     let json = r#"{"marks":[{"id":5,"weight":0.5,"step":-2,"seen":true},
         {"id":6,"weight":2.0,"step":3,"seen":false}]}"#;
     let mut value = schema
@@ -252,15 +248,10 @@ fn elements_of_mixed_scalars_are_written_and_checked() {
 /// to chunk well, so written field after field (a run), each checked.
 #[test]
 fn types_in_turn_before_a_string_are_written_and_checked() {
-    let mut catalog = Catalog::new();
-    catalog
-        .add_def(
-            "S_TRIO.1.def",
-            "uint32 a\nint16 b\nfloat c\nuint32 d\nint16 e\nfloat f\nstring name\n",
-        )
-        .map_err(|report| report.render(false))
-        .expect("the test def loads");
-    let schema = catalog.get("S_TRIO", 1).expect("loaded");
+    let schema = &load(
+        "S_TRIO.1.def",
+        "uint32 a\nint16 b\nfloat c\nuint32 d\nint16 e\nfloat f\nstring name\n",
+    );
     let json = r#"{"a":1,"b":-2,"c":0.5,"d":4,"e":-5,"f":6.0,"name":"x"}"#;
     let mut value = schema
         .deserialize(&mut serde_json::Deserializer::from_str(json))
