@@ -323,7 +323,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
                     self.run(child, child.program(Some(part)), start, meta + at)
                         .map_err(|e| e.in_field(&f.name))?;
                 }
-                // Only writes take scalars a chunk at a time.
+                // Only writes take scalars a chunk or a run at a time.
                 Op::Chunk(_) | Op::Run(_) => {}
                 Op::Interleaved(ref group) => {
                     // The group ends where the writer's cursor ends: after
