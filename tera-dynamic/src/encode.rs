@@ -18,6 +18,9 @@ use crate::value::{Record, Value};
 
 type Encoded<T> = Result<T, EncodeError>;
 
+/// The `here, next` offsets in front of each array element.
+const ELEMENT_HEADER: usize = 4;
+
 impl Schema {
     /// The exact size of the encoded packet, header included; an error
     /// when a field of `value` is missing or has another type than the
@@ -350,12 +353,18 @@ fn put_run(run: &Run, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     let Some(bytes) = w.take(run.bytes) else {
         return Ok(());
     };
-    let mut out = Writer::new(bytes, 0);
+    put_fields(run, values, &mut Writer::new(bytes, 0))
+}
+
+/// Writes the fields of `run` field after field through `out`, a writer of
+/// their own whose cursor stays in a register.
+#[inline(always)]
+fn put_fields(run: &Run, values: &[Value<'_>], out: &mut Writer<'_>) -> Written {
     for (&scalar, value) in run.scalars.iter().zip(values) {
         macro_rules! put {
             ($t:ty, $v:ident) => {
                 match value {
-                    Value::$v(x) => x.write(&mut out, 0),
+                    Value::$v(x) => x.write(out, 0),
                     _ => return Err(Misfit),
                 }
             };
@@ -428,6 +437,10 @@ fn write_scalars<T: ScalarType>(
 /// Writes a variable field whose metadata is at `meta`.
 fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) -> Written {
     match (kind, value) {
+        // An empty array's metadata, a count and an offset of zero, is what
+        // its slot or ref already holds (only metadata at the cursor is not
+        // written yet). Common: most items of S_ITEMLIST have four.
+        (Kind::Array(_), Value::Array(items)) if items.is_empty() && meta < w.pos() => {}
         (Kind::String, Value::String(v)) => v.write(w, meta),
         (Kind::Bytes, Value::Bytes(v)) => v.write(w, meta),
         // Blocks of scalars, the most common elements, without going
@@ -458,8 +471,8 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
 }
 
 /// Writes an array of blocks of scalars `s` whose metadata is at `meta`,
-/// choosing once for the array how a block is written: a run is written
-/// in the loop, without a call per element.
+/// choosing once for the array how a block is written: blocks that are a
+/// run, all of one size, are written as one piece.
 #[inline(never)]
 fn write_scalar_blocks(
     s: &Struct,
@@ -468,9 +481,60 @@ fn write_scalar_blocks(
     meta: usize,
 ) -> Written {
     match &s.run {
-        Some(run) => write_blocks(s, items, w, meta, |values, w| put_run(run, values, w)),
+        Some(run) => write_strided(w, meta, items, run.bytes, |item, out| {
+            let Value::Object(inner) = item else {
+                return Err(Misfit);
+            };
+            put_fields(run, values_of(s, inner)?, out)
+        }),
         None => write_blocks(s, items, w, meta, |values, w| write_writes(s, values, w)),
     }
+}
+
+/// Writes an array whose elements have `size` bytes each (after their
+/// `here, next` header) and whose metadata is at `meta`: the bytes of every
+/// element taken at once, each header known from the element's place, each
+/// element's fields written by `write` through a writer over those bytes.
+/// The bytes are those of [`Chain`], which links one element at a time.
+#[inline(always)]
+fn write_strided(
+    w: &mut Writer<'_>,
+    meta: usize,
+    items: &[Value<'_>],
+    size: usize,
+    write: impl Fn(&Value<'_>, &mut Writer<'_>) -> Written,
+) -> Written {
+    let stride = ELEMENT_HEADER + size;
+    let first = w.pos();
+    // Where the elements fit, in the writer's buffer of at most 65535 bytes,
+    // their count and offsets fit in a `u16`.
+    let offset = |at: usize| (at as u16).to_le_bytes();
+    let [count_lo, count_hi] = offset(items.len());
+    let [first_lo, first_hi] = if items.is_empty() {
+        [0; 2]
+    } else {
+        offset(first)
+    };
+    w.patch(meta, [count_lo, count_hi, first_lo, first_hi]);
+    // Past the end of the buffer the writer is poisoned, and the checking
+    // pass then says what was wrong or how much room is needed.
+    let Some(bytes) = w.take(items.len().saturating_mul(stride)) else {
+        return Ok(());
+    };
+    let mut out = Writer::new(bytes, 0);
+    let mut here = first;
+    for (n, item) in items.iter().enumerate() {
+        let next = if n + 1 < items.len() {
+            here + stride
+        } else {
+            0
+        };
+        let ([here_lo, here_hi], [next_lo, next_hi]) = (offset(here), offset(next));
+        out.put_array([here_lo, here_hi, next_lo, next_hi]);
+        write(item, &mut out)?;
+        here += stride;
+    }
+    Ok(())
 }
 
 /// Writes an array of blocks `s` whose metadata is at `meta`, each block's
@@ -503,27 +567,15 @@ fn write_scalar_array(
     w: &mut Writer<'_>,
     meta: usize,
 ) -> Written {
-    let mut chain = Chain::start(w, meta, items.len());
     macro_rules! each {
         ($t:ty, $v:ident) => {
-            write_scalar_items::<$t>(items, &mut chain, w)
+            write_strided(w, meta, items, scalar.wire_size(), |item, out| {
+                <$t as ScalarType>::of(item).ok_or(Misfit)?.write(out, 0);
+                Ok(())
+            })
         };
     }
     with_scalar!(scalar, each)
-}
-
-/// Writes the elements of an array of scalars of runtime type `T`.
-#[inline(always)]
-fn write_scalar_items<T: ScalarType>(
-    items: &[Value<'_>],
-    chain: &mut Chain,
-    w: &mut Writer<'_>,
-) -> Written {
-    for item in items {
-        let x = T::of(item).ok_or(Misfit)?;
-        chain.push_with(w, |w| x.write(w, 0));
-    }
-    Ok(())
 }
 
 fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Written {

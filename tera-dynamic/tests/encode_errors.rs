@@ -272,3 +272,65 @@ fn types_in_turn_before_a_string_are_written_and_checked() {
     *value.get_mut("e").unwrap() = Value::Int32(-5);
     assert_eq!(mismatch(&refusal(schema, &value)), ("e", "int16", "int32"));
 }
+
+/// Empty arrays write nothing: their metadata, a count and an offset of
+/// zero, is what their slot or ref holds. Written over a buffer of `0xAA`,
+/// so that a slot left unwritten would show; then with one element each,
+/// which must link up as before, and in a buffer one byte short.
+#[test]
+fn empty_arrays_leave_their_zeroed_metadata() {
+    let implicit =
+        "array list\n- uint32 x\n- string label\narray<int32> nums\narray marks\n- uint16 id\n";
+    let explicit = "ref list\nref nums\nuint32 id\narray list\n- ref label\n- uint32 x\n- string label\narray<int32> nums\n";
+    for (name, text, json, expected) in [
+        (
+            "S_IMPLICIT.1.def",
+            implicit,
+            r#"{"list":[],"nums":[],"marks":[]}"#,
+            vec![16u8, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        ),
+        (
+            "S_IMPLICIT.1.def",
+            implicit,
+            r#"{"list":[],"nums":[7],"marks":[{"id":3}]}"#,
+            vec![
+                30, 0, 9, 0, // header
+                0, 0, 0, 0, 1, 0, 16, 0, 1, 0, 24, 0, // list, nums, marks
+                16, 0, 0, 0, 7, 0, 0, 0, // nums[0]
+                24, 0, 0, 0, 3, 0, // marks[0]
+            ],
+        ),
+        (
+            "S_EXPLICIT.1.def",
+            explicit,
+            r#"{"list":[],"nums":[],"id":5}"#,
+            vec![16, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0],
+        ),
+        (
+            "S_EXPLICIT.1.def",
+            explicit,
+            r#"{"list":[],"nums":[-1,2],"id":5}"#,
+            vec![
+                32, 0, 9, 0, 0, 0, 0, 0, 2, 0, 16, 0, 5, 0, 0, 0, // refs, id
+                16, 0, 24, 0, 255, 255, 255, 255, // nums[0]
+                24, 0, 0, 0, 2, 0, 0, 0, // nums[1]
+            ],
+        ),
+    ] {
+        let schema = &load(name, text);
+        let value = schema
+            .deserialize(&mut serde_json::Deserializer::from_str(json))
+            .expect("the JSON fits the def");
+        let mut buf = vec![0xAA; 64];
+        let len = schema.encode_into(&value, 9, &mut buf).expect("fits");
+        assert_eq!(buf[..len], expected, "{json}");
+        assert_eq!(schema.decode(&buf[..len]).expect("reads back"), value);
+        let short = schema.encode_into(&value, 9, &mut buf[..len - 1]);
+        let needed = u32::try_from(len).expect("small");
+        assert!(
+            matches!(&short, Err(e) if matches!(e.kind(),
+                EncodeErrorKind::Wire(w) if w.kind() == ErrorKind::BufferTooSmall { needed })),
+            "{json}: {short:?}"
+        );
+    }
+}
