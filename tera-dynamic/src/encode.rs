@@ -33,8 +33,8 @@ impl Schema {
     /// and returns its length. Fails when the value does not fit the def,
     /// the packet would exceed 65535 bytes or `buf` is too small (the error
     /// then says the size needed); the bytes of `buf` are then unspecified.
-    // Inlined into the caller: the call and its frame were a third of the
-    // time of encoding a small packet.
+    // Inlined into the caller: the call and its frame cost about 2 ns a
+    // packet (an empty def: 6.3 ns out of line, 4.5 inlined).
     #[inline]
     pub fn encode_into(&self, value: &Record<'_>, opcode: u16, buf: &mut [u8]) -> Encoded<usize> {
         let room = buf.len().min(MAX_PACKET_LEN);
