@@ -61,6 +61,9 @@ impl Schema {
     /// packets do, into a [`View`]: every value in one vector, strings and
     /// bytes borrowed from `packet`. The fastest way to read a packet;
     /// [`view_in`](Schema::view_in) reads without allocating.
+    // Inlined into the caller, as `encode_into` is: the call and its frame
+    // cost 1-3 ns a packet (`view` and `view_in` of the bench packets).
+    #[inline]
     pub fn view<'a>(&self, packet: &'a [u8]) -> Decoded<View<'_, 'a>> {
         let room = self.room(packet)?;
         let mut decoder = Decoder::<Stop>::new(packet, Vec::with_capacity(room));
@@ -91,6 +94,7 @@ impl Schema {
     /// }
     /// # Ok::<(), tera_dynamic::DecodeError>(())
     /// ```
+    #[inline]
     pub fn view_in<'s, 'a>(
         &'s self,
         packet: &'a [u8],
