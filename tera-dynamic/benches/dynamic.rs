@@ -17,7 +17,6 @@
 //! A single `encode/DEF` figure may have met such a place.
 
 use std::hint::black_box;
-
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

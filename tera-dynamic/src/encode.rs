@@ -18,9 +18,6 @@ use crate::value::{Record, Value};
 
 type Encoded<T> = Result<T, EncodeError>;
 
-/// The `here, next` offsets in front of each array element.
-const ELEMENT_HEADER: usize = 4;
-
 impl Schema {
     /// The exact size of the encoded packet, header included; an error
     /// when a field of `value` is missing or has another type than the
@@ -484,7 +481,7 @@ fn write_scalar_blocks(
     meta: usize,
 ) -> Written {
     match &s.run {
-        Some(run) => write_strided(w, meta, items, run.bytes, |item, out| {
+        Some(run) => Chain::write_fixed(w, meta, items, run.bytes, |item, out| {
             let Value::Object(inner) = item else {
                 return Err(Misfit);
             };
@@ -492,52 +489,6 @@ fn write_scalar_blocks(
         }),
         None => write_blocks(s, items, w, meta, |values, w| write_writes(s, values, w)),
     }
-}
-
-/// Writes an array whose elements have `size` bytes each (after their
-/// `here, next` header) and whose metadata is at `meta`: the bytes of every
-/// element taken at once, each header known from the element's place, each
-/// element's fields written by `write` through a writer over those bytes.
-/// The bytes are those of [`Chain`], which links one element at a time.
-#[inline(always)]
-fn write_strided(
-    w: &mut Writer<'_>,
-    meta: usize,
-    items: &[Value<'_>],
-    size: usize,
-    write: impl Fn(&Value<'_>, &mut Writer<'_>) -> Written,
-) -> Written {
-    let stride = ELEMENT_HEADER + size;
-    let first = w.pos();
-    // Where the elements fit, in the writer's buffer of at most 65535 bytes,
-    // their count and offsets fit in a `u16`.
-    let offset = |at: usize| (at as u16).to_le_bytes();
-    let [count_lo, count_hi] = offset(items.len());
-    let [first_lo, first_hi] = if items.is_empty() {
-        [0; 2]
-    } else {
-        offset(first)
-    };
-    w.patch(meta, [count_lo, count_hi, first_lo, first_hi]);
-    // Past the end of the buffer the writer is poisoned, and the checking
-    // pass then says what was wrong or how much room is needed.
-    let Some(bytes) = w.take(items.len().saturating_mul(stride)) else {
-        return Ok(());
-    };
-    let mut out = Writer::new(bytes, 0);
-    let mut here = first;
-    for (n, item) in items.iter().enumerate() {
-        let next = if n + 1 < items.len() {
-            here + stride
-        } else {
-            0
-        };
-        let ([here_lo, here_hi], [next_lo, next_hi]) = (offset(here), offset(next));
-        out.put_array([here_lo, here_hi, next_lo, next_hi]);
-        write(item, &mut out)?;
-        here += stride;
-    }
-    Ok(())
 }
 
 /// Writes an array of blocks `s` whose metadata is at `meta`, each block's
@@ -572,7 +523,7 @@ fn write_scalar_array(
 ) -> Written {
     macro_rules! each {
         ($t:ty, $v:ident) => {
-            write_strided(w, meta, items, scalar.wire_size(), |item, out| {
+            Chain::write_fixed(w, meta, items, scalar.wire_size(), |item, out| {
                 <$t as ScalarType>::of(item).ok_or(Misfit)?.write(out, 0);
                 Ok(())
             })

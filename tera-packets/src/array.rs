@@ -478,4 +478,94 @@ impl Chain {
         self.link = usize::from(here) + 2;
         write_block(w)
     }
+
+    /// Writes a whole list whose metadata words are at `meta` and whose
+    /// blocks all have `size` bytes (fixed fields only): the bytes of every
+    /// element taken at once, each `here, next` header known from the
+    /// element's place, then `write_block` called for each item with a
+    /// writer over those bytes, positioned after the item's header. The
+    /// same bytes as [`start`](Chain::start) and a
+    /// [`push_with`](Chain::push_with) per item, without linking each
+    /// element from the one before.
+    #[inline(always)]
+    pub fn write_fixed<T, E>(
+        w: &mut Writer<'_>,
+        meta: usize,
+        items: &[T],
+        size: usize,
+        mut write_block: impl FnMut(&T, &mut Writer<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let stride = 4 + size;
+        let first = w.pos();
+        // Where the elements fit, in a writer's buffer of at most 65535
+        // bytes, their count and offsets fit in a `u16`; where they do not,
+        // `take` below poisons the writer.
+        let offset = |at: usize| (at as u16).to_le_bytes();
+        let [count_lo, count_hi] = offset(items.len());
+        let [first_lo, first_hi] = if items.is_empty() {
+            [0; 2]
+        } else {
+            offset(first)
+        };
+        w.patch(meta, [count_lo, count_hi, first_lo, first_hi]);
+        let Some(bytes) = w.take(items.len().saturating_mul(stride)) else {
+            return Ok(());
+        };
+        let mut out = Writer::new(bytes, 0);
+        let mut here = first;
+        for (n, item) in items.iter().enumerate() {
+            let next = if n + 1 < items.len() {
+                here + stride
+            } else {
+                0
+            };
+            let ([here_lo, here_hi], [next_lo, next_hi]) = (offset(here), offset(next));
+            out.put_array([here_lo, here_hi, next_lo, next_hi]);
+            write_block(item, &mut out)?;
+            here += stride;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chain;
+    use crate::writer::Writer;
+
+    /// `write_fixed` writes what `start` and `push_with` write, for no, one
+    /// and three elements, after other bytes.
+    #[test]
+    fn a_fixed_list_is_the_linked_one() {
+        for items in [&[][..], &[7u16][..], &[1u16, 2, 3][..]] {
+            let (mut linked, mut fixed) = ([0xAAu8; 32], [0xAAu8; 32]);
+            let mut w = Writer::new(&mut linked, 6);
+            let mut chain = Chain::start(&mut w, 2, items.len());
+            for x in items {
+                chain.push_with(&mut w, |w| w.put_array(x.to_le_bytes()));
+            }
+            let end = w.pos();
+            let mut w = Writer::new(&mut fixed, 6);
+            let written: Result<(), ()> = Chain::write_fixed(&mut w, 2, items, 2, |x, w| {
+                w.put_array(x.to_le_bytes());
+                Ok(())
+            });
+            assert_eq!(written, Ok(()));
+            assert_eq!((w.pos(), w.overflowed()), (end, false));
+            assert_eq!(fixed, linked, "{items:?}");
+        }
+    }
+
+    /// Elements that do not fit poison the writer, as a push would.
+    #[test]
+    fn a_fixed_list_too_long_overflows() {
+        let mut buf = [0u8; 16];
+        let mut w = Writer::new(&mut buf, 4);
+        let written: Result<(), ()> = Chain::write_fixed(&mut w, 0, &[1u32, 2], 4, |x, w| {
+            w.put_array(x.to_le_bytes());
+            Ok(())
+        });
+        assert_eq!(written, Ok(()));
+        assert!(w.overflowed());
+    }
 }
