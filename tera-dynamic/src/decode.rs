@@ -11,7 +11,7 @@ use std::sync::Arc;
 use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
 
 use crate::error::DecodeError;
-use crate::program::{Fields, Op, Program, RefPositions, match_op};
+use crate::program::{Entry, Fields, Op, Program, RefPositions, match_op};
 use crate::scalar;
 use crate::scalar::ScalarType;
 use crate::schema::{Element, Kind, Schema, Struct};
@@ -24,11 +24,19 @@ type Decoded<T, E = DecodeError> = Result<T, E>;
 /// What a decode that stops gives back: [`DecodeError`] with the field
 /// named, or [`Stop`], nothing at all.
 trait Failure: From<Error> {
+    /// Whether a walk stopping with this reads scalars a chunk at a time
+    /// ([`Program::reads`]): the chunk's bytes taken at once, so that a
+    /// packet too short for any of its fields stops the walk before the
+    /// first is read. A walk that says where must read field by field.
+    const BY_CHUNK: bool;
+
     /// The error inside field `name`.
     fn in_field(self, name: &Arc<str>) -> Self;
 }
 
 impl Failure for DecodeError {
+    const BY_CHUNK: bool = false;
+
     #[inline]
     fn in_field(self, name: &Arc<str>) -> Self {
         DecodeError::in_field(self, name)
@@ -49,6 +57,8 @@ impl From<Error> for Stop {
 }
 
 impl Failure for Stop {
+    const BY_CHUNK: bool = true;
+
     #[inline]
     fn in_field(self, _: &Arc<str>) -> Self {
         Stop
@@ -210,6 +220,23 @@ fn read_scalars<T: ScalarType, E: Failure>(
     Ok(())
 }
 
+/// Scalar fields `entries` of a chunk, of runtime type `T`, read from the
+/// chunk's `bytes` into the record at slot `base`.
+#[inline(always)]
+fn read_group<T: ScalarType, E: Failure>(
+    _: PhantomData<T>,
+    d: &mut Decoder<'_, E>,
+    entries: &[Entry],
+    bytes: &[u8],
+    base: usize,
+) -> Decoded<(), E> {
+    for entry in entries {
+        let x = T::read(&mut Reader::at(bytes, entry.offset as usize), 0)?;
+        d.slots[base + entry.field as usize] = x.into_slot();
+    }
+    Ok(())
+}
+
 /// Scalar fields `fields` of a sequential struct `s`, read at the cursor
 /// as their runtime type `T` and pushed.
 #[inline(always)]
@@ -281,10 +308,16 @@ impl<'a, E: Failure> Decoder<'a, E> {
     }
 
     /// A struct of scalars in field order: its slots pushed one by one, with
-    /// neither room reserved first nor refs.
+    /// neither room reserved first nor refs (or, when a first read takes
+    /// some a chunk at a time, its record reserved and filled).
     #[inline]
     fn sequential(&mut self, s: &Struct) -> Decoded<usize, E> {
         let start = self.slots.len();
+        if E::BY_CHUNK && s.chunked_reads {
+            let start = self.reserve(s);
+            self.run(s, &s.all, start, start)?;
+            return Ok(start);
+        }
         for op in &s.all.ops {
             match_op!(*op, fields => push_scalars(self, s, fields)?, _ => {});
         }
@@ -293,11 +326,17 @@ impl<'a, E: Failure> Decoder<'a, E> {
 
     /// The operations of `program` into the record of `s` at slot `base`.
     fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<(), E> {
+        let start = self.r.pos();
         let mut refs = RefPositions::default();
-        for op in &program.ops {
+        let ops = if E::BY_CHUNK {
+            &program.reads
+        } else {
+            &program.ops
+        };
+        for op in ops {
             match_op!(*op, fields => read_scalars(self, s, fields, base)?,
                 Op::Var { field, meta: at } => {
-                    let at = at.at(meta, &refs, self.r.pos());
+                    let at = at.at(meta, start, &refs, self.r.pos());
                     let f = &s.fields[field];
                     self.var(&f.kind, at, base + field)
                         .map_err(|e| e.in_field(&f.name))?;
@@ -306,6 +345,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
                     refs.set(k, self.r.pos());
                     self.r.skip(bytes)?;
                 }
+                Op::Skip(bytes) => self.r.skip(bytes)?,
                 Op::Part {
                     field,
                     part,
@@ -327,14 +367,20 @@ impl<'a, E: Failure> Decoder<'a, E> {
                     self.run(child, child.program(Some(part)), start, meta + at)
                         .map_err(|e| e.in_field(&f.name))?;
                 }
-                // Only writes take scalars a chunk or a run at a time.
-                Op::Chunk(_) | Op::Run(_) => {}
+                Op::Chunk(ref chunk) => {
+                    let bytes = self.take(chunk.bytes)?;
+                    for group in &chunk.groups {
+                        match_op!(*group, span => read_group(self, &chunk.entries[span.range()], bytes, base)?, _ => {});
+                    }
+                }
+                // Only writes take scalars a run at a time.
+                Op::Run(_) => {}
                 Op::Interleaved(ref group) => {
                     // The group ends where the writer's cursor ends: after
                     // the furthest element.
                     let mut end = self.r.pos();
                     for &(field, at) in group.iter() {
-                        let at = at.at(meta, &refs, self.r.pos());
+                        let at = at.at(meta, start, &refs, self.r.pos());
                         let f = &s.fields[field];
                         self.var(&f.kind, at, base + field)
                             .map_err(|e| e.in_field(&f.name))?;
@@ -345,6 +391,14 @@ impl<'a, E: Failure> Decoder<'a, E> {
             );
         }
         Ok(())
+    }
+
+    /// The `n` bytes at the cursor, moving past them.
+    #[inline]
+    fn take(&mut self, n: usize) -> Decoded<&'a [u8], E> {
+        let at = self.r.pos();
+        self.r.skip(n)?;
+        Ok(self.r.buf().get(at..at + n).unwrap_or_default())
     }
 
     /// A string, bytes, array or object field whose metadata is at `meta`,

@@ -178,7 +178,7 @@ fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<us
         total += match_op!(*op, fields => scalar_len(s, fields, values)?,
             Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field])
                 .map_err(|e| inside(&s.fields[field].name, e))?,
-            Op::Ref { bytes, .. } => bytes,
+            Op::Ref { bytes, .. } | Op::Skip(bytes) => bytes,
             // In `writes` only.
             Op::Chunk(_) | Op::Run(_) => 0,
             Op::Part { field, part, .. } => {
@@ -281,19 +281,21 @@ fn write_program(
     w: &mut Writer<'_>,
     meta: usize,
 ) -> Written {
+    let start = w.pos();
     let mut refs = RefPositions::default();
     for op in &program.writes {
         match_op!(*op, fields => write_scalars(fields, values, w)?,
             Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
             Op::Run(ref run) => put_run(run, values.get(run.first..).ok_or(Misfit)?, w)?,
             Op::Var { field, meta: at } => {
-                let at = at.at(meta, &refs, w.pos());
+                let at = at.at(meta, start, &refs, w.pos());
                 write_field(&s.fields[field].kind, &values[field], w, at)?;
             }
             Op::Ref { k, bytes } => {
                 refs.set(k, w.pos());
                 zeros(w, bytes);
             }
+            Op::Skip(bytes) => zeros(w, bytes),
             Op::Part {
                 field,
                 part,
@@ -309,7 +311,7 @@ fn write_program(
                 }
             }
             Op::Interleaved(ref group) => {
-                write_interleaved(s, group, values, w, |at, w| at.at(meta, &refs, w.pos()))?
+                write_interleaved(s, group, values, w, |at, w| at.at(meta, start, &refs, w.pos()))?
             }
         );
     }

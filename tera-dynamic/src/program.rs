@@ -15,8 +15,12 @@ use crate::schema::{FieldSchema, Kind};
 pub(crate) struct Program {
     pub(crate) ops: Box<[Op]>,
     /// The same walk for writing: each run of scalar operations one
-    /// [`Op::Chunk`].
+    /// [`Op::Chunk`] or [`Op::Run`].
     pub(crate) writes: Box<[Op]>,
+    /// The same walk for a first read, which need not say where a packet
+    /// ends too soon: runs of scalar operations that a chunk saves
+    /// dispatches on are one [`Op::Chunk`].
+    pub(crate) reads: Box<[Op]>,
     /// The metadata words of the walk's implicit slots: what a block
     /// reserves at its front, what an object hoists.
     pub(crate) words: usize,
@@ -28,7 +32,11 @@ pub(crate) enum Meta {
     /// This many bytes past the struct's metadata position (an implicit
     /// slot).
     Slot(usize),
-    /// Where explicit ref number `k` of the walk put them.
+    /// This many bytes past the start of the walk: an explicit ref with
+    /// fields of fixed size only before it.
+    Fixed(usize),
+    /// Where explicit ref number `k` of the walk put them (a ref after a
+    /// string, bytes, array or object).
     Ref(usize),
     /// At the cursor (an explicit block whose ref comes later).
     Cursor,
@@ -68,6 +76,10 @@ pub(crate) enum Op {
         k: usize,
         bytes: usize,
     },
+    /// Explicit refs whose place is known from the walk's start
+    /// ([`Meta::Fixed`]): `bytes` of metadata at the cursor, nothing to
+    /// remember.
+    Skip(usize),
     /// Part `part` of the split object `field`, whose slots are `meta`
     /// bytes past the struct's metadata position.
     Part {
@@ -78,7 +90,7 @@ pub(crate) enum Op {
     /// Arrays whose elements alternate on the wire, with their metadata.
     Interleaved(Box<[(usize, Meta)]>),
     /// Consecutive scalar operations taken as one (only in
-    /// [`Program::writes`]).
+    /// [`Program::writes`] and [`Program::reads`]).
     Chunk(Box<Chunk>),
     /// Consecutive scalar operations over fields in field order, of many
     /// types and few of each, taken as one (only in [`Program::writes`]).
@@ -88,8 +100,9 @@ pub(crate) enum Op {
 /// Scalar fields that follow each other on the wire, `bytes` in all, by
 /// type: a writer takes the bytes at once and fills them one type after
 /// the other, each field at its offset, with one dispatch per type rather
-/// than per field. (A reader cannot: it must stop at the first field that
-/// runs past the packet, in wire order.)
+/// than per field. So does a view's first read, which only says whether
+/// the packet is whole; the second, over malformed packets, must stop at
+/// the first field that runs past the end, in wire order.
 #[derive(Debug, Clone)]
 pub(crate) struct Chunk {
     pub(crate) bytes: usize,
@@ -258,11 +271,12 @@ impl Op {
 
 impl Meta {
     /// The absolute offset of the metadata, for a struct whose implicit
-    /// slots start at `base`.
+    /// slots start at `base` and whose walk started at `start`.
     #[inline]
-    pub(crate) fn at(self, base: usize, refs: &RefPositions, cursor: usize) -> usize {
+    pub(crate) fn at(self, base: usize, start: usize, refs: &RefPositions, cursor: usize) -> usize {
         match self {
             Meta::Slot(bytes) => base + bytes,
+            Meta::Fixed(bytes) => start + bytes,
             Meta::Ref(k) => refs.get(k),
             Meta::Cursor => cursor,
         }
@@ -286,17 +300,22 @@ impl Program {
                 .find(|&&(f, q, _)| f == i && q == p)
                 .map_or(0, |&(_, _, w)| 2 * w)
         };
-        // Explicit refs: the first ref of each field, numbered in walk order.
-        let mut refs: Vec<(usize, usize)> = Vec::new();
-        let meta_of = |i: usize, refs: &[(usize, usize)]| {
+        // Explicit refs: the first ref of each field, at a fixed offset from
+        // the walk's start while every field before it has a fixed size,
+        // else numbered in walk order.
+        let mut refs: Vec<(usize, Meta)> = Vec::new();
+        let mut numbered = 0;
+        let meta_of = |i: usize, refs: &[(usize, Meta)]| {
             if !plan.explicit() {
                 Meta::Slot(slot(i, 0))
             } else {
                 refs.iter()
                     .find(|&&(f, _)| f == i)
-                    .map_or(Meta::Cursor, |&(_, k)| Meta::Ref(k))
+                    .map_or(Meta::Cursor, |&(_, at)| at)
             }
         };
+        // The bytes from the walk's start to the cursor, while known.
+        let mut fixed = Some(0);
         let mut ops = Vec::new();
         for segment in plan.segments(&steps) {
             let run = match segment {
@@ -305,16 +324,30 @@ impl Program {
                 Segment::Interleaved(group) => {
                     let group = group.iter().map(|&i| (i, meta_of(i, &refs))).collect();
                     ops.push(Op::Interleaved(group));
+                    fixed = None;
                     continue;
                 }
             };
             for step in run {
                 match step {
                     Step::Ref(i) => {
-                        let k = refs.len();
-                        refs.push((i, k));
                         let bytes = 2 * fields[i].kind.meta_words();
-                        ops.push(Op::Ref { k, bytes });
+                        match fixed {
+                            Some(at) => {
+                                refs.push((i, Meta::Fixed(at)));
+                                match ops.last_mut() {
+                                    Some(Op::Skip(more)) => *more += bytes,
+                                    _ => ops.push(Op::Skip(bytes)),
+                                }
+                                fixed = Some(at + bytes);
+                            }
+                            None => {
+                                let k = numbered;
+                                numbered += 1;
+                                refs.push((i, Meta::Ref(k)));
+                                ops.push(Op::Ref { k, bytes });
+                            }
+                        }
                     }
                     Step::Field(i) | Step::Repeat(i) => match fields[i].kind {
                         Kind::Scalar(scalar) => {
@@ -322,24 +355,32 @@ impl Program {
                             if !ops.last_mut().is_some_and(|last: &mut Op| last.merge(&op)) {
                                 ops.push(op);
                             }
+                            fixed = fixed.map(|at| at + scalar.wire_size());
                         }
                         // A repeated field is a scalar (the planner's rule).
                         _ if matches!(step, Step::Repeat(_)) => {}
-                        _ => ops.push(Op::Var {
-                            field: i,
-                            meta: meta_of(i, &refs),
-                        }),
+                        _ => {
+                            ops.push(Op::Var {
+                                field: i,
+                                meta: meta_of(i, &refs),
+                            });
+                            fixed = None;
+                        }
                     },
-                    Step::Part { field, part } => ops.push(Op::Part {
-                        field,
-                        part,
-                        meta: slot(field, part),
-                    }),
+                    Step::Part { field, part } => {
+                        ops.push(Op::Part {
+                            field,
+                            part,
+                            meta: slot(field, part),
+                        });
+                        fixed = None;
+                    }
                 }
             }
         }
         Program {
-            writes: chunked(&ops, fields),
+            writes: chunked(&ops, fields, true),
+            reads: chunked(&ops, fields, false),
             ops: ops.into(),
             words,
         }
@@ -363,7 +404,7 @@ impl Program {
         self.ops.iter().any(|op| match op {
             Op::Var { field: f, .. } | Op::Part { field: f, .. } => *f == field,
             Op::Interleaved(group) => group.iter().any(|&(f, _)| f == field),
-            Op::Ref { .. } | Op::Chunk(_) | Op::Run(_) => false,
+            Op::Ref { .. } | Op::Skip(_) | Op::Chunk(_) | Op::Run(_) => false,
             scalar => scalar
                 .scalar_fields()
                 .is_some_and(|f| f.range().contains(&field)),
@@ -378,11 +419,16 @@ impl Program {
 const SAVED_DISPATCHES: usize = 3;
 
 /// `ops` with each run of scalar operations one chunk, where grouping the
-/// run by type saves [`SAVED_DISPATCHES`] or more; one [`Run`] instead
-/// where its types have fewer than two and a half fields each on average
-/// (and its fields are in field order).
-fn chunked(ops: &[Op], fields: &[FieldSchema]) -> Box<[Op]> {
-    let mut writes = Vec::new();
+/// run by type saves [`SAVED_DISPATCHES`] or more. For writing (`runs`),
+/// one [`Run`] instead where its types have fewer than two and a half
+/// fields each on average, or where it has more operations than
+/// [`SAVED_DISPATCHES`] but no chunk saves them (and its fields are in
+/// field order): a writer's loop over a run's fields costs less than as
+/// many operations (`cargo bench -p tera-dynamic --bench dynamic`,
+/// S_ABNORMALITY_BEGIN.5). A reader's does not: it reads each field of a
+/// run through a dispatch of its own, as the operations do.
+fn chunked(ops: &[Op], fields: &[FieldSchema], runs: bool) -> Box<[Op]> {
+    let mut lowered = Vec::new();
     let mut rest = ops;
     while let Some(first) = rest.first() {
         let run = rest
@@ -397,18 +443,24 @@ fn chunked(ops: &[Op], fields: &[FieldSchema]) -> Box<[Op]> {
                 // dynamic`, S_ACTION_STAGE.9).
                 let sparse = 2 * chunk.entries.len() < 5 * chunk.groups.len();
                 let op = match Run::of_ops(&rest[..run], fields) {
-                    Some(r) if sparse => Op::Run(Box::new(r)),
+                    Some(r) if sparse && runs => Op::Run(Box::new(r)),
                     _ => Op::Chunk(Box::new(chunk)),
                 };
-                writes.push(op);
+                lowered.push(op);
+                rest = &rest[run..];
+                continue;
+            }
+            if let Some(r) = Run::of_ops(&rest[..run], fields).filter(|_| runs) {
+                // Many types, one or two fields each: a run.
+                lowered.push(Op::Run(Box::new(r)));
                 rest = &rest[run..];
                 continue;
             }
         }
-        writes.push(first.clone());
+        lowered.push(first.clone());
         rest = &rest[1..];
     }
-    writes.into()
+    lowered.into()
 }
 
 impl Chunk {

@@ -90,6 +90,9 @@ pub(crate) struct Struct {
     /// How a sequential struct is written when no chunk of its walk does it
     /// in fewer dispatches.
     pub(crate) run: Option<Run>,
+    /// Whether the first read of the struct takes some of its scalars a
+    /// chunk at a time ([`Program::reads`]).
+    pub(crate) chunked_reads: bool,
 }
 
 /// A field of a struct: its def name (its JSON name too) and type.
@@ -180,6 +183,7 @@ impl Struct {
                 .sum::<usize>();
         let sequential = all.words == 0 && all.in_field_order(fields.len());
         let chunked = all.writes.iter().any(|op| matches!(op, Op::Chunk(_)));
+        let chunked_reads = all.reads.iter().any(|op| matches!(op, Op::Chunk(_)));
         let run = if sequential && !chunked {
             Run::new(&fields)
         } else {
@@ -187,6 +191,7 @@ impl Struct {
         };
         Ok(Struct {
             run,
+            chunked_reads,
             sequential,
             meta_words: all.words,
             names: fields.iter().map(|f| Arc::clone(&f.name)).collect(),
