@@ -76,9 +76,11 @@ pub(crate) enum Op {
         k: usize,
         bytes: usize,
     },
-    /// Explicit refs whose place is known from the walk's start
+    /// An explicit ref whose place is known from the walk's start
     /// ([`Meta::Fixed`]): `bytes` of metadata at the cursor, nothing to
-    /// remember.
+    /// remember. Consecutive ones are one in [`Program::writes`] and
+    /// [`Program::reads`] (a walk that says where a packet ends too soon
+    /// names the ref that runs past it, as the generated packets do).
     Skip(usize),
     /// Part `part` of the split object `field`, whose slots are `meta`
     /// bytes past the struct's metadata position.
@@ -335,10 +337,7 @@ impl Program {
                         match fixed {
                             Some(at) => {
                                 refs.push((i, Meta::Fixed(at)));
-                                match ops.last_mut() {
-                                    Some(Op::Skip(more)) => *more += bytes,
-                                    _ => ops.push(Op::Skip(bytes)),
-                                }
+                                ops.push(Op::Skip(bytes));
                                 fixed = Some(at + bytes);
                             }
                             None => {
@@ -426,7 +425,8 @@ const SAVED_DISPATCHES: usize = 3;
 /// field order): a writer's loop over a run's fields costs less than as
 /// many operations (`cargo bench -p tera-dynamic --bench dynamic`,
 /// S_ABNORMALITY_BEGIN.5). A reader's does not: it reads each field of a
-/// run through a dispatch of its own, as the operations do.
+/// run through a dispatch of its own, as the operations do. Consecutive
+/// [`Op::Skip`]s are one.
 fn chunked(ops: &[Op], fields: &[FieldSchema], runs: bool) -> Box<[Op]> {
     let mut lowered = Vec::new();
     let mut rest = ops;
@@ -457,7 +457,10 @@ fn chunked(ops: &[Op], fields: &[FieldSchema], runs: bool) -> Box<[Op]> {
                 continue;
             }
         }
-        lowered.push(first.clone());
+        match (lowered.last_mut(), first) {
+            (Some(Op::Skip(bytes)), Op::Skip(more)) => *bytes += more,
+            _ => lowered.push(first.clone()),
+        }
         rest = &rest[1..];
     }
     lowered.into()

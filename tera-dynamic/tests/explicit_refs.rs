@@ -52,8 +52,8 @@ fn refs_before_and_after_a_string_land_where_laid_out() {
     let len = schema.encode_into(&value, 9, &mut buf).expect("fits");
     assert_eq!(buf[..len], PACKET);
     assert_eq!(schema.decode(&PACKET).expect("reads"), value);
-    let json = serde_json::to_value(schema.view(&PACKET).expect("reads").record())
-        .expect("serializes");
+    let json =
+        serde_json::to_value(schema.view(&PACKET).expect("reads").record()).expect("serializes");
     let expected: serde_json::Value = serde_json::from_str(JSON).expect("JSON");
     assert_eq!(json, expected);
 }
@@ -66,5 +66,31 @@ fn every_shorter_packet_is_refused() {
         short[0] = len as u8;
         assert!(schema.view(&short).is_err(), "{len} bytes: {short:?}");
         assert!(schema.decode(&short).is_err(), "{len} bytes");
+    }
+}
+
+/// Consecutive refs placed at load time are skipped at once by the first
+/// read, but a packet that ends inside them is reported at the ref that
+/// runs past its end, as the generated packets report it.
+#[test]
+fn a_packet_ending_among_refs_is_reported_at_the_ref_cut_short() {
+    let mut catalog = Catalog::new();
+    catalog
+        .add_def(
+            "S_TWO_REFS.1.def",
+            "ref a\nref b\narray<int32> a\narray<int32> b\n",
+        )
+        .map_err(|report| report.render(false))
+        .expect("the test def loads");
+    let schema = catalog.get("S_TWO_REFS", 1).expect("loaded");
+    // The header, `a`'s ref (bytes 4 to 8) and half of `b`'s.
+    let packet = [10, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    for error in [schema.view(&packet).err(), schema.decode(&packet).err()] {
+        let error = error.expect("refused");
+        assert_eq!(
+            (error.kind(), error.offset()),
+            (tera_packets::ErrorKind::UnexpectedEnd, 8),
+            "{error}"
+        );
     }
 }
