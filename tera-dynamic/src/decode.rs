@@ -318,10 +318,17 @@ impl<'a, E: Failure> Decoder<'a, E> {
             self.run(s, &s.all, start, start)?;
             return Ok(start);
         }
+        self.push_fields(s)?;
+        Ok(start)
+    }
+
+    /// The fields of a struct of scalars in field order, pushed one by one.
+    #[inline(always)]
+    fn push_fields(&mut self, s: &Struct) -> Decoded<(), E> {
         for op in &s.all.ops {
             match_op!(*op, fields => push_scalars(self, s, fields)?, _ => {});
         }
-        Ok(start)
+        Ok(())
     }
 
     /// The operations of `program` into the record of `s` at slot `base`.
@@ -457,7 +464,12 @@ impl<'a, E: Failure> Decoder<'a, E> {
                 Ok(())
             })?,
             // Scalars only: every element's record has as many slots, so
-            // the elements follow each other without links.
+            // the elements follow each other without links. Their fields
+            // are pushed here rather than through `sequential`: a call per
+            // element costs more than its fields (S_ABNORMALITY_BEGIN.5).
+            Element::Block(s) if s.sequential && !(E::BY_CHUNK && s.chunked_reads) => {
+                self.links(meta, |d| d.push_fields(s))?
+            }
             Element::Block(s) if s.sequential => self.links(meta, |d| d.sequential(s).map(drop))?,
             // Each element's record is linked from the one before.
             Element::Block(s) => {
