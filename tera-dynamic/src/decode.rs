@@ -128,6 +128,7 @@ impl Schema {
     /// per 4 bytes of the packet (the bench packets fill one per 5 to 8).
     /// Sized from the length the buffer and its header agree on, never
     /// from a count on the wire; arrays denser than that grow the vector.
+    #[inline]
     fn room(&self, packet: &[u8]) -> Decoded<usize> {
         let declared = match packet {
             [lo, hi, _, _, ..] => u16::from_le_bytes([*lo, *hi]),
