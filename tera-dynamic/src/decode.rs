@@ -314,18 +314,19 @@ impl<'a, E: Failure> Decoder<'a, E> {
     #[inline]
     fn sequential(&mut self, s: &Struct) -> Decoded<usize, E> {
         let start = self.slots.len();
-        if E::BY_CHUNK && s.chunked_reads {
-            let start = self.reserve(s);
-            self.run(s, &s.all, start, start)?;
-            return Ok(start);
-        }
         self.push_fields(s)?;
         Ok(start)
     }
 
-    /// The fields of a struct of scalars in field order, pushed one by one.
+    /// The record of a struct of scalars in field order, after the slots
+    /// so far. Inlined: an array of such structs calls it per element, and
+    /// a call costs more than a small element's fields.
     #[inline(always)]
     fn push_fields(&mut self, s: &Struct) -> Decoded<(), E> {
+        if E::BY_CHUNK && s.chunked_reads {
+            let start = self.reserve(s);
+            return self.run(s, &s.all, start, start);
+        }
         for op in &s.all.ops {
             match_op!(*op, fields => push_scalars(self, s, fields)?, _ => {});
         }
@@ -404,9 +405,10 @@ impl<'a, E: Failure> Decoder<'a, E> {
     /// The `n` bytes at the cursor, moving past them.
     #[inline]
     fn take(&mut self, n: usize) -> Decoded<&'a [u8], E> {
-        let at = self.r.pos();
-        self.r.skip(n)?;
-        Ok(self.r.buf().get(at..at + n).unwrap_or_default())
+        match self.r.take(n) {
+            Some(bytes) => Ok(bytes),
+            None => Err(Error::new(ErrorKind::UnexpectedEnd, self.r.pos()).into()),
+        }
     }
 
     /// A string, bytes, array or object field whose metadata is at `meta`,
@@ -465,13 +467,8 @@ impl<'a, E: Failure> Decoder<'a, E> {
                 Ok(())
             })?,
             // Scalars only: every element's record has as many slots, so
-            // the elements follow each other without links. Their fields
-            // are pushed here rather than through `sequential`: a call per
-            // element costs more than its fields (S_ABNORMALITY_BEGIN.5).
-            Element::Block(s) if s.sequential && !(E::BY_CHUNK && s.chunked_reads) => {
-                self.links(meta, |d| d.push_fields(s))?
-            }
-            Element::Block(s) if s.sequential => self.links(meta, |d| d.sequential(s).map(drop))?,
+            // the elements follow each other without links.
+            Element::Block(s) if s.sequential => self.links(meta, |d| d.push_fields(s))?,
             // Each element's record is linked from the one before.
             Element::Block(s) => {
                 let mut previous: Option<usize> = None;
