@@ -133,10 +133,16 @@ fn compiled(name: &str) -> bool {
     PACKETS.iter().any(|p| p.name == name)
 }
 
+/// The whole corpus is compiled in (the project's own defs hold some of
+/// its packets too, S_LOGIN among them, but not 836).
+fn corpus_compiled() -> bool {
+    PACKETS.len() >= 836
+}
+
 #[test]
 fn corpus_vectors_match_the_compiled_packets() {
     let Some(dir) = vectors_dir() else { return };
-    if !compiled("S_LOGIN") {
+    if !corpus_compiled() {
         eprintln!(
             "skipping: tera-data was not built from the corpus (TERA_DATA_DIR at build time)"
         );

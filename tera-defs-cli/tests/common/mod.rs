@@ -53,7 +53,7 @@ fn has(name: &str, version: u32) -> bool {
 
 /// Built from the project's own `defs/` (no TERA_DATA_DIR at build time).
 pub fn own_defs() -> bool {
-    let own = has("S_CHAT", 2) && has("S_SPAWN_NPC", 1) && !has("S_LOGIN", 15);
+    let own = has("S_CHAT", 2) && has("S_SPAWN_NPC", 1) && PACKETS.len() < 836;
     if !own {
         eprintln!("skipping: the binary was not built from the project's own defs/");
     }
