@@ -46,6 +46,7 @@ pub mod fuzzing;
 mod hash;
 mod layout;
 mod owned;
+pub mod query;
 mod repack;
 pub mod sheets;
 mod string;
