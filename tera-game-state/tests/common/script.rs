@@ -2,8 +2,8 @@
 //! must cause, in order, and what must hold after it.
 
 use tera_game_state::{
-    Class, ContractEnd, EntityKind, GameEvent, GameState, Gender, LeftMember, PartyMember,
-    PerkChange, Race, SessionState,
+    Class, ContractEnd, EntityKind, GameEvent, GameState, Gender, Inventory, LeftMember,
+    PartyMember, PerkChange, Race, SessionState,
 };
 
 use super::packets::*;
@@ -90,6 +90,15 @@ fn login_and_zone() -> Vec<Step> {
                 assert_eq!(g.me().game_id(), None);
             },
         ),
+        step("S_TBA_SELECT_USER", empty(), vec![], |g| {
+            assert!(g.session().is_tba())
+        }),
+        step("S_SELECT_USER", empty(), vec![], |g| {
+            assert!(!g.session().is_tba())
+        }),
+        step("S_TBA_SELECT_USER", empty(), vec![], |g| {
+            assert!(g.session().is_tba())
+        }),
         step(
             "S_LOGIN",
             login(10106, "Ann", 64, 0, true),
@@ -573,6 +582,18 @@ fn party_and_inventory() -> Vec<Step> {
                 assert_eq!(inv.find_in_pockets(&[6550]).map(|i| i.pocket), Some(1));
                 assert_eq!(inv.by_dbid(1000 + 10001).map(|i| i.id), Some(10001));
                 assert_eq!(inv.find_in_equipment(&[6550]), None);
+                let in_pocket = inv.find_in_pockets(&[6550]).expect("in pocket 1");
+                assert!(
+                    Inventory::is_in_pockets(in_pocket) && Inventory::is_in_pocket(in_pocket, 1)
+                );
+                assert!(
+                    Inventory::is_in_bag_or_pockets(in_pocket) && !Inventory::is_in_bag(in_pocket)
+                );
+                let weapon = inv.find_in_equipment(&[10001]).expect("equipped");
+                assert!(
+                    Inventory::is_in_equipment(weapon) && !Inventory::is_in_bag_or_pockets(weapon)
+                );
+                assert_eq!(Inventory::find_all(inv.items(), &[6550]).count(), 3);
             },
         ),
     ]
