@@ -33,27 +33,27 @@ pub enum PerkChange {
 
 /// Something that happened in the game, as game state saw it in a packet.
 ///
-/// The names in brackets are tera-game-state's (`mod.game.on(...)`,
+/// The name that begins each variant's doc is tera-game-state's (`mod.game.on(...)`,
 /// `mod.game.me.on(...)`, `mod.game.party.on(...)`...);
 /// [`GameEvent::name`] gives them. Events past tera-game-state (position,
 /// entities, abnormalities) are marked so.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum GameEvent {
-    /// [`enter_character_lobby`] The character list is shown.
+    /// `enter_character_lobby`: The character list is shown.
     EnterCharacterLobby,
-    /// [`leave_character_lobby`] The character list is left.
+    /// `leave_character_lobby`: The character list is left.
     LeaveCharacterLobby,
-    /// [`enter_game`] A character entered the game (`S_LOGIN`).
+    /// `enter_game`: A character entered the game (`S_LOGIN`).
     EnterGame,
-    /// [`leave_game`] The character left the game (lobby or exit).
+    /// `leave_game`: The character left the game (lobby or exit).
     LeaveGame,
-    /// [`enter_loading_screen`] A loading screen begins (`S_LOGIN`,
+    /// `enter_loading_screen`: A loading screen begins (`S_LOGIN`,
     /// `S_LOAD_TOPO`).
     EnterLoadingScreen,
-    /// [`leave_loading_screen`] The loading screen ends (`S_SPAWN_ME`).
+    /// `leave_loading_screen`: The loading screen ends (`S_SPAWN_ME`).
     LeaveLoadingScreen,
-    /// [`me.change_template`] The player's template (at login, or a hero
+    /// `me.change_template`: The player's template (at login, or a hero
     /// switched).
     ChangeTemplate {
         /// The template.
@@ -65,7 +65,7 @@ pub enum GameEvent {
         /// Its gender.
         gender: Option<Gender>,
     },
-    /// [`me.change_zone`] The zone changed (`S_LOAD_TOPO`); not on a
+    /// `me.change_zone`: The zone changed (`S_LOAD_TOPO`); not on a
     /// channel change or a teleport within the zone.
     ChangeZone {
         /// The new zone.
@@ -73,38 +73,38 @@ pub enum GameEvent {
         /// No loading screen is shown.
         quick: bool,
     },
-    /// [`me.die`] The player died.
+    /// `me.die`: The player died.
     Die,
-    /// [`me.resurrect`] The player came back to life.
+    /// `me.resurrect`: The player came back to life.
     Resurrect,
-    /// [`me.mount`] The player mounted a vehicle.
+    /// `me.mount`: The player mounted a vehicle.
     Mount {
         /// The vehicle.
         id: u32,
         /// The skill used to mount.
         skill: u32,
     },
-    /// [`me.dismount`] The player dismounted.
+    /// `me.dismount`: The player dismounted.
     Dismount,
-    /// [`me.change_name`] The player's name changed in game.
+    /// `me.change_name`: The player's name changed in game.
     ChangeName {
         /// The new name.
         name: String,
     },
-    /// [`me.change_level`] The player's level changed in game.
+    /// `me.change_level`: The player's level changed in game.
     ChangeLevel {
         /// The new level.
         level: u32,
     },
-    /// [`me.enter_combat`] The player entered combat.
+    /// `me.enter_combat`: The player entered combat.
     EnterCombat,
-    /// [`me.leave_combat`] The player left combat.
+    /// `me.leave_combat`: The player left combat.
     LeaveCombat,
-    /// [`me.start_pegasus`] A pegasus ride began.
+    /// `me.start_pegasus`: A pegasus ride began.
     StartPegasus,
-    /// [`me.finish_pegasus`] The pegasus ride ended.
+    /// `me.finish_pegasus`: The pegasus ride ended.
     FinishPegasus,
-    /// [`me.abnormalities.begin`, past tera-game-state] An abnormality began
+    /// `me.abnormalities.begin` (past tera-game-state): An abnormality began
     /// on the player.
     AbnormalityBegin {
         /// The abnormality.
@@ -114,7 +114,7 @@ pub enum GameEvent {
         /// How long it lasts, in milliseconds.
         duration: i64,
     },
-    /// [`me.abnormalities.refresh`, past tera-game-state] An abnormality on
+    /// `me.abnormalities.refresh` (past tera-game-state): An abnormality on
     /// the player was refreshed.
     AbnormalityRefresh {
         /// The abnormality.
@@ -124,45 +124,45 @@ pub enum GameEvent {
         /// How long it lasts from now, in milliseconds.
         duration: i64,
     },
-    /// [`me.abnormalities.end`, past tera-game-state] An abnormality on the
+    /// `me.abnormalities.end` (past tera-game-state): An abnormality on the
     /// player ended.
     AbnormalityEnd {
         /// The abnormality.
         id: u32,
     },
-    /// [`party.list`] The party's members changed.
+    /// `party.list`: The party's members changed.
     PartyList {
         /// The members, as [`Party::members`](crate::Party::members) now.
         members: Vec<PartyMember>,
     },
-    /// [`party.member_leave`] A member left.
+    /// `party.member_leave`: A member left.
     PartyMemberLeave(LeftMember),
-    /// [`party.member_kick`] A member was kicked.
+    /// `party.member_kick`: A member was kicked.
     PartyMemberKick(LeftMember),
-    /// [`party.leave`] The player left the party.
+    /// `party.leave`: The player left the party.
     PartyLeave,
-    /// [`inventory.update`] A whole batch of item lists arrived.
+    /// `inventory.update`: A whole batch of item lists arrived.
     InventoryUpdate,
-    /// [`contract.begin`] A contract began.
+    /// `contract.begin`: A contract began.
     ContractBegin {
         /// Its type.
         kind: i32,
         /// Its id.
         id: i32,
     },
-    /// [`contract.end`] The contract ended.
+    /// `contract.end`: The contract ended.
     ContractEnd {
         /// How.
         how: ContractEnd,
     },
-    /// [`glyphs.change`] The known or enabled glyphs changed.
+    /// `glyphs.change`: The known or enabled glyphs changed.
     GlyphsChange,
-    /// [`talents.change_perks`] The learned perks changed.
+    /// `talents.change_perks`: The learned perks changed.
     ChangePerks {
         /// Why.
         how: PerkChange,
     },
-    /// [`position.correct`, past tera-game-state] The server moved the
+    /// `position.correct` (past tera-game-state): The server moved the
     /// player (`S_INSTANT_MOVE`, `S_INSTANT_DASH`).
     PositionCorrected {
         /// Where.
@@ -170,7 +170,7 @@ pub enum GameEvent {
         /// Heading.
         w: Angle,
     },
-    /// [`entities.spawn`, past tera-game-state] A creature, user or
+    /// `entities.spawn` (past tera-game-state): A creature, user or
     /// gathering node came into sight.
     Spawn {
         /// Its game id.
@@ -178,14 +178,14 @@ pub enum GameEvent {
         /// What it is.
         kind: EntityKind,
     },
-    /// [`entities.despawn`, past tera-game-state] It left sight.
+    /// `entities.despawn` (past tera-game-state): It left sight.
     Despawn {
         /// Its game id.
         game_id: u64,
         /// What it was.
         kind: EntityKind,
     },
-    /// [`entities.hp`, past tera-game-state] An entity's HP as a packet
+    /// `entities.hp` (past tera-game-state): An entity's HP as a packet
     /// said it (`S_CREATURE_CHANGE_HP`, `S_BOSS_GAGE_INFO`).
     Hp {
         /// Its game id.
@@ -195,7 +195,7 @@ pub enum GameEvent {
         /// Maximum HP.
         max_hp: i64,
     },
-    /// [`entities.life`, past tera-game-state] An entity died or came back.
+    /// `entities.life` (past tera-game-state): An entity died or came back.
     Life {
         /// Its game id.
         game_id: u64,

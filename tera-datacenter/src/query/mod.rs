@@ -1,6 +1,6 @@
 //! Data center queries for mods, as tera-toolbox's `queryData`: a path
 //! such as `/UserData/Template@id=?/` with arguments, run over an open
-//! [`DataCenter`](crate::DataCenter), returning typed nodes; results are
+//! [`DataCenter`], returning typed nodes; results are
 //! cached.
 //!
 //! ```
