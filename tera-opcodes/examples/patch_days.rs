@@ -43,25 +43,66 @@ fn main() {
                 discovery = discovery.previous(previous.clone());
             }
             let t = Instant::now();
-            let report = discovery.run(&mut samples);
+            let report = discovery.clone().run(&mut samples);
+            if std::env::var_os("SWEEP").is_some() {
+                let all = discovery.clone().threshold(0.0).run(&mut session.samples());
+                for th in [2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 16.0] {
+                    let (mut right, mut wrong) = (0, 0);
+                    for e in all
+                        .entries
+                        .iter()
+                        .filter(|e| e.margin >= th && e.margin.is_finite())
+                    {
+                        if truth.name(e.opcode) == Some(e.name.as_str()) {
+                            right += 1
+                        } else {
+                            wrong += 1
+                        }
+                    }
+                    eprint!(" t{th}: {right}/{wrong}");
+                }
+                eprintln!(" [{}]", if prior { "prior" } else { "fixed" });
+            }
             let took = t.elapsed();
             let s = Score::of(&report, &samples, &truth);
             line += &format!(
                 " {} seen {} right {} written {} wrong {} dup {} ({:.0} ms) |",
                 if prior { "prior" } else { "fixed" },
-                s.seen, s.right, s.written, s.wrong, s.duplicates, took.as_secs_f64() * 1000.0
+                s.seen,
+                s.right,
+                s.written,
+                s.wrong,
+                s.duplicates,
+                took.as_secs_f64() * 1000.0
             );
             if verbose {
                 for e in &report.entries {
                     if truth.name(e.opcode) != Some(e.name.as_str()) && e.margin.is_finite() {
-                        eprintln!("  WRONG {} at {} (truth {:?}) margin {:.1}: {:?}", e.name, e.opcode, truth.name(e.opcode), e.margin, e.evidence.iter().map(|x| x.summary()).collect::<Vec<_>>());
+                        eprintln!(
+                            "  WRONG {} at {} (truth {:?}) margin {:.1}: {:?}",
+                            e.name,
+                            e.opcode,
+                            truth.name(e.opcode),
+                            e.margin,
+                            e.evidence.iter().map(|x| x.summary()).collect::<Vec<_>>()
+                        );
                     }
                 }
                 for g in samples.groups() {
                     let t = truth.name(g.opcode).unwrap_or("?");
                     if !report.entries.iter().any(|e| e.opcode == g.opcode) {
                         let c = report.candidates.iter().find(|e| e.opcode == g.opcode);
-                        eprintln!("  MISS {t} ({} pkts, {} lens): cand {:?}", g.len(), g.lengths(), c.map(|c| (c.name.clone(), (c.margin*10.0).round()/10.0, c.beat.clone(), c.evidence.iter().map(|x| x.summary()).collect::<Vec<_>>())));
+                        eprintln!(
+                            "  MISS {t} ({} pkts, {} lens): cand {:?}",
+                            g.len(),
+                            g.lengths(),
+                            c.map(|c| (
+                                c.name.clone(),
+                                (c.margin * 10.0).round() / 10.0,
+                                c.beat.clone(),
+                                c.evidence.iter().map(|x| x.summary()).collect::<Vec<_>>()
+                            ))
+                        );
                     }
                 }
             }
@@ -75,14 +116,25 @@ fn main() {
         println!("{line}");
     }
     println!();
-    println!("| known | seeds | opcodes seen | right | written | wrong | duplicates | recall | precision |");
+    println!(
+        "| known | seeds | opcodes seen | right | written | wrong | duplicates | recall | precision |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (k, t) in totals.iter().enumerate() {
         println!(
             "| {} | {seeds} | {} | {} | {} | {} | {} | {:.1}% | {:.2}% |",
-            if k == 0 { "fixed codes only" } else { "fixed + previous map" },
-            t.seen, t.right, t.written, t.wrong, t.duplicates,
-            100.0 * t.recall(), 100.0 * t.precision()
+            if k == 0 {
+                "fixed codes only"
+            } else {
+                "fixed + previous map"
+            },
+            t.seen,
+            t.right,
+            t.written,
+            t.wrong,
+            t.duplicates,
+            100.0 * t.recall(),
+            100.0 * t.precision()
         );
     }
 }

@@ -108,7 +108,9 @@ impl Check {
             let group = &samples.groups()[g];
             let reason = match self.defs.index(name) {
                 None => Some("no def of this name".to_owned()),
-                Some(n) => fit_name(samples, group, &self.defs.names[n]).err().map(|m| m.to_string()),
+                Some(n) => fit_name(samples, group, &self.defs.names[n])
+                    .err()
+                    .map(|m| m.to_string()),
             };
             if let Some(reason) = reason {
                 misfits.push(Misfitting {
@@ -168,4 +170,3 @@ impl Check {
         }
     }
 }
-

@@ -24,6 +24,7 @@ use crate::map::OpcodeMap;
 use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
+use crate::semantics::Semantics;
 use crate::sequence::{LOGIN_ORDER, Order, login_order, pair, pair_key};
 
 /// The opcodes every version keeps: the first packet of each side.
@@ -151,7 +152,7 @@ impl Discovery {
         let mut rounds = 0;
         while rounds < MAX_ROUNDS {
             rounds += 1;
-            self.weigh(samples, &order, &pins, &mut cands, &anchors, &fields);
+            self.weigh(&order, &pins, &mut cands, &anchors, &fields);
             let edges: Vec<Edge> = cands
                 .iter()
                 .map(|c| Edge {
@@ -160,7 +161,9 @@ impl Discovery {
                     weight: c.weight,
                 })
                 .collect();
-            let usable: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].weight > 0.0).collect();
+            let usable: Vec<usize> = (0..edges.len())
+                .filter(|&i| edges[i].weight > 0.0)
+                .collect();
             let usable_edges: Vec<Edge> = usable.iter().map(|&i| edges[i]).collect();
             chosen = assign(samples.groups().len(), self.defs.len(), &usable_edges)
                 .into_iter()
@@ -197,8 +200,8 @@ impl Discovery {
             .map(|(name, opcode)| {
                 let fixed = FIXED.contains(&(name, opcode));
                 let def = self.defs.index(name);
-                let group = crate::defset::direction_of(name)
-                    .and_then(|d| samples.group(d, opcode));
+                let group =
+                    crate::defset::direction_of(name).and_then(|d| samples.group(d, opcode));
                 let fit = match (group, def) {
                     (Some(g), Some(n)) => {
                         fit_name(samples, &samples.groups()[g], &self.defs.names[n]).ok()
@@ -266,14 +269,14 @@ impl Discovery {
                         bits: fit.plausibility.min(VALUES_CAP),
                     },
                 ];
-                if let Some(prev) = &self.previous {
-                    if let Some(code) = prev.opcode(&name.name) {
-                        let same = code == group.opcode;
-                        fixed.push(Evidence::PreviousMap {
-                            same_opcode: same,
-                            bits: PRIOR_NAME + if same { PRIOR_SAME } else { 0.0 },
-                        });
-                    }
+                if let Some(prev) = &self.previous
+                    && let Some(code) = prev.opcode(&name.name)
+                {
+                    let same = code == group.opcode;
+                    fixed.push(Evidence::PreviousMap {
+                        same_opcode: same,
+                        bits: PRIOR_NAME + if same { PRIOR_SAME } else { 0.0 },
+                    });
                 }
                 let digest = Digest::of(samples, group, self.version(n, fit.version), fields);
                 out.push(Candidate {
@@ -293,7 +296,6 @@ impl Discovery {
     /// Weighs every candidate against the entries sure so far.
     fn weigh(
         &self,
-        samples: &Samples,
         order: &Order,
         pins: &[Pin],
         cands: &mut [Candidate],
@@ -307,8 +309,11 @@ impl Discovery {
                 sure.push((g, n, &p.digest));
             }
         }
-        let by_pair: HashMap<(usize, usize), usize> =
-            cands.iter().enumerate().map(|(i, c)| ((c.group, c.name), i)).collect();
+        let by_pair: HashMap<(usize, usize), usize> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.group, c.name), i))
+            .collect();
         for &(g, n) in anchors {
             if let Some(&i) = by_pair.get(&(g, n)) {
                 sure.push((g, n, &cands[i].digest));
@@ -318,10 +323,15 @@ impl Discovery {
             sure.iter()
                 .map(|&(g, n, d)| (g, Arc::clone(&self.defs.names[n].name), d)),
         );
+        let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
         let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
         let login: Vec<Option<usize>> = LOGIN_ORDER
             .iter()
-            .map(|name| self.defs.index(name).and_then(|n| group_of_name.get(&n).copied()))
+            .map(|name| {
+                self.defs
+                    .index(name)
+                    .and_then(|n| group_of_name.get(&n).copied())
+            })
             .collect();
         // Names by the key a request shares with its response.
         let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
@@ -330,24 +340,20 @@ impl Discovery {
                 by_key.entry(k).or_default().push(n);
             }
         }
-        // The groups each name may be, for pairs whose other half is not
-        // sure yet.
-        let mut groups_of_name: HashMap<usize, Vec<usize>> = HashMap::new();
-        for c in cands.iter() {
-            groups_of_name.entry(c.name).or_default().push(c.group);
-        }
         let evidence: Vec<Vec<Evidence>> = cands
             .iter()
             .map(|c| {
                 let mut ev = c.fixed.clone();
-                let mut links = index.evidence(c.group, &self.defs.names[c.name].name, &c.digest, fields);
+                let mut links =
+                    index.evidence(c.group, &self.defs.names[c.name].name, &c.digest, fields);
                 cap_links(&mut links);
                 ev.extend(links);
+                ev.extend(semantics.evidence(&c.digest));
                 let name = &self.defs.names[c.name];
                 let key = pair_key(&name.name);
                 let partners = key.and_then(|k| by_key.get(&k)).into_iter().flatten();
                 for &m in partners.filter(|&&m| self.defs.names[m].direction != name.direction) {
-                    if let Some(e) = self.pair_evidence(samples, order, c.group, m, &group_of_name, &groups_of_name) {
+                    if let Some(e) = self.pair_evidence(order, c.group, m, &group_of_name) {
                         ev.push(e);
                     }
                 }
@@ -369,41 +375,22 @@ impl Discovery {
         }
     }
 
-    /// The pair evidence between `group` and name `m`: at the group `m` is
-    /// sure to be, or at the best of the groups it may be (less the bits
-    /// it takes to pick one of them; only when positive).
+    /// The pair evidence between `group` and name `m`, once `m` is sure
+    /// (a pair of two guesses would explain any two packets of one scene).
     fn pair_evidence(
         &self,
-        samples: &Samples,
         order: &Order,
         group: usize,
         m: usize,
         sure: &HashMap<usize, usize>,
-        maybe: &HashMap<usize, Vec<usize>>,
     ) -> Option<Evidence> {
-        let with = self.defs.names[m].name.to_string();
-        if let Some(&h) = sure.get(&m) {
-            if h == group {
-                return None;
-            }
-            let (matched, of, bits) = pair(samples, order, group, h);
-            return Some(Evidence::Pair {
-                with,
-                matched,
-                of,
-                bits,
-            });
+        let &h = sure.get(&m)?;
+        if h == group {
+            return None;
         }
-        let options = maybe.get(&m)?;
-        let choice = (options.len() as f64).log2();
-        let (matched, of, bits) = options
-            .iter()
-            .filter(|&&h| h != group)
-            .map(|&h| pair(samples, order, group, h))
-            .max_by(|a, b| a.2.total_cmp(&b.2))?;
-        let bits = bits - choice;
-        (bits > 0.0).then_some(Evidence::Pair {
-            with: format!("{with}?"),
+        let (matched, of, bits) = pair(order, group, h);
+        Some(Evidence::Pair {
+            with: self.defs.names[m].name.to_string(),
             matched,
             of,
             bits,
@@ -427,7 +414,11 @@ impl Discovery {
                 Some(d) => d,
                 None => continue,
             };
-            let mut evidence = vec![if p.fixed { Evidence::Fixed } else { Evidence::Known }];
+            let mut evidence = vec![if p.fixed {
+                Evidence::Fixed
+            } else {
+                Evidence::Known
+            }];
             if let (Some(g), Some(fit)) = (p.group, &p.fit) {
                 evidence.push(Evidence::Fit {
                     version: fit.version,
@@ -440,11 +431,11 @@ impl Discovery {
                 explained.insert(g);
             }
             entries.push(Entry {
-                version: p
-                    .fit
-                    .as_ref()
-                    .map(|f| f.version)
-                    .or_else(|| p.def.and_then(|n| self.defs.names[n].versions.last()).map(|v| v.schema.version())),
+                version: p.fit.as_ref().map(|f| f.version).or_else(|| {
+                    p.def
+                        .and_then(|n| self.defs.names[n].versions.last())
+                        .map(|v| v.schema.version())
+                }),
                 name: p.name,
                 opcode: p.opcode,
                 direction,
@@ -468,9 +459,12 @@ impl Discovery {
                 margin: c.margin,
                 samples: group.len(),
                 evidence: cand.evidence.clone(),
-                beat: c
-                    .instead
-                    .map(|j| (self.defs.names[cands[j].name].name.to_string(), cands[j].weight)),
+                beat: c.instead.map(|j| {
+                    (
+                        self.defs.names[cands[j].name].name.to_string(),
+                        cands[j].weight,
+                    )
+                }),
             };
             if c.margin >= self.threshold {
                 entries.push(entry);

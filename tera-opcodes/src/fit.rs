@@ -96,9 +96,9 @@ pub(crate) fn fit_name(samples: &Samples, group: &Group, name: &Name) -> Result<
     for version in name.versions.iter().rev() {
         match fit_version(samples, group, version) {
             Ok(fit) => {
-                let better = best
-                    .as_ref()
-                    .is_none_or(|b| fit.structure + fit.plausibility > b.structure + b.plausibility);
+                let better = best.as_ref().is_none_or(|b| {
+                    fit.structure + fit.plausibility > b.structure + b.plausibility
+                });
                 if better {
                     best = Some(fit);
                 }
@@ -114,10 +114,18 @@ pub(crate) fn fit_name(samples: &Samples, group: &Group, name: &Name) -> Result<
 }
 
 /// Whether every distinct packet of `group` fits `version`.
-pub(crate) fn fit_version(samples: &Samples, group: &Group, version: &Version) -> Result<Fit, Misfit> {
+pub(crate) fn fit_version(
+    samples: &Samples,
+    group: &Group,
+    version: &Version,
+) -> Result<Fit, Misfit> {
     if let Some(expected) = version.fixed_len {
         if group.shortest != expected || group.longest != expected {
-            let found = if group.shortest != expected { group.shortest } else { group.longest };
+            let found = if group.shortest != expected {
+                group.shortest
+            } else {
+                group.longest
+            };
             return Err(Misfit::Length { expected, found });
         }
     } else if group.shortest < version.min_len {
@@ -170,10 +178,14 @@ pub(crate) fn fit_packet(schema: &Schema, bytes: &[u8], opcode: u16) -> Result<S
     let mut shape = Weigh::default();
     walk(&record, &mut shape);
     if let Some(field) = shape.not_finite {
-        return Err(Misfit::NotFinite { field: field.into() });
+        return Err(Misfit::NotFinite {
+            field: field.into(),
+        });
     }
     if let Some(field) = shape.bad_string {
-        return Err(Misfit::BadString { field: field.into() });
+        return Err(Misfit::BadString {
+            field: field.into(),
+        });
     }
     let again = schema
         .encode(&record, opcode)
@@ -235,5 +247,80 @@ impl<'r> Visit<'r> for Weigh<'r> {
     fn array(&mut self, _name: &'r str, len: usize) {
         // Its count and offset, then each element's links.
         self.structure += 2.0 * META_BITS + LINK_BITS * len as f64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tera_dynamic::Catalog;
+    use tera_sessions::{Direction, SessionId, Timestamp};
+
+    fn schema(source: &str) -> std::sync::Arc<Schema> {
+        let mut c = Catalog::new();
+        c.add_def("S_X.1.def", source).unwrap()
+    }
+
+    #[test]
+    fn strict_fit_and_its_misfits() {
+        let chat = schema("uint32 channel\nstring message\n");
+        let good = [14u8, 0, 1, 0, 10, 0, 1, 0, 0, 0, b'h', 0, 0, 0];
+        let shape = fit_packet(&chat, &good, 1).unwrap();
+        // Offset and NUL pinned, the text plausible.
+        assert_eq!(shape.structure, 32.0);
+        // A trailing byte: decodes, but encodes to other bytes.
+        let mut long = good.to_vec();
+        long.push(0);
+        long[0] = 15;
+        assert!(matches!(
+            fit_packet(&chat, &long, 1),
+            Err(Misfit::Reencode { .. })
+        ));
+        // An unpaired surrogate is not text.
+        let mut bad = good;
+        bad[10..12].copy_from_slice(&0xd800u16.to_le_bytes());
+        assert!(matches!(
+            fit_packet(&chat, &bad, 1),
+            Err(Misfit::BadString { .. })
+        ));
+        // A bool of 2 reads as true and encodes as 1.
+        let flag = schema("bool on\n");
+        assert!(fit_packet(&flag, &[5, 0, 1, 0, 1], 1).is_ok());
+        assert!(matches!(
+            fit_packet(&flag, &[5, 0, 1, 0, 2], 1),
+            Err(Misfit::Reencode { at: 4 })
+        ));
+        // A NaN is not a game float.
+        let f = schema("float speed\n");
+        let nan = f32::NAN.to_le_bytes();
+        let packet = [8, 0, 1, 0, nan[0], nan[1], nan[2], nan[3]];
+        assert!(matches!(
+            fit_packet(&f, &packet, 1),
+            Err(Misfit::NotFinite { .. })
+        ));
+    }
+
+    #[test]
+    fn lengths_turn_fixed_defs_down_before_decoding() {
+        let mut catalog = Catalog::new();
+        catalog.add_def("S_X.1.def", "uint32 a\n").unwrap();
+        let defs = crate::DefSet::from_catalog(&catalog);
+        let mut samples = Samples::new();
+        for len in [8usize, 9] {
+            let mut p = vec![0u8; len];
+            p[0] = len as u8;
+            samples.push_packet(SessionId(0), Timestamp(0), Direction::ServerToClient, &p);
+        }
+        samples.finish();
+        let group = &samples.groups()[0];
+        assert_eq!((group.distinct(), group.lengths()), (2, 2));
+        let err = fit_name(&samples, group, &defs.names[0]).unwrap_err();
+        assert_eq!(
+            err,
+            Misfit::Length {
+                expected: 8,
+                found: 9
+            }
+        );
     }
 }

@@ -61,6 +61,7 @@ mod matching;
 mod plausible;
 mod report;
 mod samples;
+mod semantics;
 mod sequence;
 #[cfg(feature = "simulate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "simulate")))]
@@ -74,3 +75,8 @@ pub use map::{MapError, OpcodeMap};
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
 pub use sequence::LOGIN_ORDER;
+
+/// The README's example, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

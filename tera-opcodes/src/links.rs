@@ -62,6 +62,8 @@ pub(crate) struct Digest {
     records: Vec<Vec<(u32, u64)>>,
     /// Positions, with the packet's session and time.
     places: Vec<Place>,
+    /// The size class of every named integer of the first packets.
+    pub(crate) classes: Vec<(u32, u8)>,
 }
 
 /// How rare an integer is, in bits: ids and large values recur by
@@ -73,6 +75,19 @@ pub(crate) fn rarity(v: u64) -> f64 {
         return 0.0;
     }
     ((magnitude as f64).log2() - 8.0).clamp(0.0, 24.0)
+}
+
+/// The key a string is linked by: a hash of its UTF-16 text (FNV-1a)
+/// with the top bit set and its length in the next bits, so that its
+/// rarity reads as about two bits a character.
+fn text_key(units: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in units {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let chars = (units.len() / 2).min(12) as u32;
+    // Rarity is log2 |v| - 8: a value just above 2^(8 + 2 * chars).
+    (1u64 << (8 + 2 * chars)) | (h & ((1u64 << (8 + 2 * chars)) - 1) & !0xff) | 0x80
 }
 
 /// Field names that say nothing about what a field holds.
@@ -88,6 +103,8 @@ fn is_place(name: &str) -> bool {
 struct Collect<'f> {
     fields: &'f mut Fields,
     ints: &'f mut Vec<(u32, u64, bool)>,
+    /// Where each integer's size class goes, while packets are read for it.
+    classes: Option<&'f mut Vec<(u32, u8)>>,
     places: Vec<(u32, [f32; 3])>,
 }
 
@@ -103,7 +120,23 @@ impl<'r> Visit<'r> for Collect<'_> {
             }
             return;
         }
+        if let Value::String(text) = value {
+            // A string is linked by its hash; text of a few characters
+            // recurs by chance (names are short), so only longer text
+            // counts, at about two bits a character.
+            let len = text.len_utf16();
+            if len >= 4 {
+                let id = self.fields.id(name);
+                self.ints.push((id, text_key(text.as_utf16le()), false));
+            }
+            return;
+        }
         if let Some(v) = integer(value) {
+            if let (Some(classes), Some(class)) =
+                (self.classes.as_deref_mut(), crate::semantics::class(value))
+            {
+                classes.push((self.fields.id(name), class));
+            }
             if rarity(v) > 0.0 {
                 let wide = matches!(value, Value::Int64(_) | Value::UInt64(_));
                 let id = self.fields.id(name);
@@ -115,9 +148,14 @@ impl<'r> Visit<'r> for Collect<'_> {
 
 impl Digest {
     /// Reads the first distinct packets of `group` under `schema`.
-    pub(crate) fn of(samples: &Samples, group: &Group, schema: &Schema, fields: &mut Fields) -> Digest {
+    pub(crate) fn of(
+        samples: &Samples,
+        group: &Group,
+        schema: &Schema,
+        fields: &mut Fields,
+    ) -> Digest {
         let mut digest = Digest::default();
-        for &i in group.distinct.iter().take(LINK_SAMPLES) {
+        for (k, &i) in group.distinct.iter().take(LINK_SAMPLES).enumerate() {
             let Ok(record) = schema.decode(samples.bytes(i)) else {
                 continue;
             };
@@ -125,11 +163,15 @@ impl Digest {
             let mut collect = Collect {
                 fields,
                 ints: &mut digest.ints,
+                classes: (k < crate::semantics::SAMPLES).then_some(&mut digest.classes),
                 places: Vec::new(),
             };
             walk(&record, &mut collect);
             let places = collect.places;
-            let mut pairs: Vec<(u32, u64)> = digest.ints[before..].iter().map(|&(f, v, _)| (f, v)).collect();
+            let mut pairs: Vec<(u32, u64)> = digest.ints[before..]
+                .iter()
+                .map(|&(f, v, _)| (f, v))
+                .collect();
             pairs.sort_unstable();
             pairs.dedup();
             if pairs.len() >= 2 {
@@ -151,11 +193,14 @@ impl Digest {
     }
 }
 
+/// The anchored groups that hold a value, each with its name.
+type Holders = Vec<(usize, Arc<str>)>;
+
 /// The values of the packets already named, to link candidates to.
 #[derive(Debug, Default)]
 pub(crate) struct Index {
     /// (field, value) -> the anchored groups that hold it, and a name.
-    named: HashMap<(u32, u64), Vec<(usize, Arc<str>)>>,
+    named: HashMap<(u32, u64), Holders>,
     /// 64-bit values under any name -> groups.
     wide: HashMap<u64, Vec<usize>>,
     /// (field, value) -> the anchored packets (numbered) that hold it.
@@ -165,6 +210,10 @@ pub(crate) struct Index {
     /// Positions by session, sorted by time.
     places: HashMap<u32, Vec<(Timestamp, [f32; 3], usize)>>,
 }
+
+/// One field's links say this much at most: past a few rare values, more
+/// of them say nothing new.
+const FIELD_CAP: f64 = 32.0;
 
 /// Positions this far apart or less are "near" (game units; a running
 /// character covers about 200 a second).
@@ -200,7 +249,11 @@ impl Index {
                 }
             }
             for p in &digest.places {
-                index.places.entry(p.session).or_default().push((p.time, p.at, group));
+                index
+                    .places
+                    .entry(p.session)
+                    .or_default()
+                    .push((p.time, p.at, group));
             }
         }
         for v in index.places.values_mut() {
@@ -211,35 +264,42 @@ impl Index {
 
     /// The link and position evidence for `group` as the def `digest`
     /// was read with.
-    pub(crate) fn evidence(&self, group: usize, name: &str, digest: &Digest, fields: &Fields) -> Vec<Evidence> {
+    pub(crate) fn evidence(
+        &self,
+        group: usize,
+        name: &str,
+        digest: &Digest,
+        fields: &Fields,
+    ) -> Vec<Evidence> {
         let mut out = Vec::new();
-        // Per field: distinct values, their bits, the names they tie to.
+        // Per field: distinct values, their bits, the names they tie to;
+        // a 64-bit value found under another name only counts half.
         let mut by_field: HashMap<u32, (usize, f64, Vec<Arc<str>>)> = HashMap::new();
-        let mut wide_bits = 0.0;
-        let mut wide_values = 0;
         for &(field, v, wide) in &digest.ints {
             let others = self
                 .named
                 .get(&(field, v))
                 .map(|e| e.iter().filter(|(g, _)| *g != group).collect::<Vec<_>>())
                 .unwrap_or_default();
-            if !others.is_empty() {
-                let entry = by_field.entry(field).or_default();
-                entry.0 += 1;
-                entry.1 += rarity(v);
-                for (_, name) in others {
-                    if entry.2.len() < 3 && !entry.2.contains(name) {
-                        entry.2.push(Arc::clone(name));
-                    }
-                }
+            let bits = if !others.is_empty() {
+                rarity(v)
             } else if wide
                 && self
                     .wide
                     .get(&v)
                     .is_some_and(|gs| gs.iter().any(|g| *g != group))
             {
-                wide_values += 1;
-                wide_bits += rarity(v) / 2.0;
+                rarity(v) / 2.0
+            } else {
+                continue;
+            };
+            let entry = by_field.entry(field).or_default();
+            entry.0 += 1;
+            entry.1 += bits;
+            for (_, name) in others {
+                if entry.2.len() < 3 && !entry.2.contains(name) {
+                    entry.2.push(Arc::clone(name));
+                }
             }
         }
         let mut fields_found: Vec<_> = by_field.into_iter().collect();
@@ -254,15 +314,7 @@ impl Index {
                 field: fields.name(field).to_owned(),
                 values,
                 with: with.iter().map(|n| n.to_string()).collect(),
-                bits: bits.min(32.0),
-            });
-        }
-        if wide_values > 0 {
-            out.push(Evidence::Link {
-                field: "(64-bit ids)".into(),
-                values: wide_values,
-                with: Vec::new(),
-                bits: wide_bits.min(16.0),
+                bits: bits.min(FIELD_CAP),
             });
         }
         if let Some(e) = self.tuples(group, digest) {
@@ -296,14 +348,21 @@ impl Index {
             }
             let best = hits
                 .iter()
-                .filter(|(id, n)| **n >= 2 && self.owners.get(**id as usize).is_some_and(|(g, _)| *g != group))
+                .filter(|(id, n)| {
+                    **n >= 2
+                        && self
+                            .owners
+                            .get(**id as usize)
+                            .is_some_and(|(g, _)| *g != group)
+                })
                 .max_by_key(|(id, n)| (**n, std::cmp::Reverse(**id)));
             if let Some((id, _)) = best {
                 matched += 1;
-                if let Some((_, name)) = self.owners.get(*id as usize) {
-                    if with.len() < 3 && !with.contains(name) {
-                        with.push(Arc::clone(name));
-                    }
+                if let Some((_, name)) = self.owners.get(*id as usize)
+                    && with.len() < 3
+                    && !with.contains(name)
+                {
+                    with.push(Arc::clone(name));
                 }
             }
         }

@@ -112,3 +112,43 @@ impl OpcodeMap {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_map_reads_and_writes_the_front_end_format() {
+        let map = OpcodeMap::parse("protocol.1.map", "S_CHAT = 20\n# c\nC_CHAT 21\n").unwrap();
+        assert_eq!(map.opcode("S_CHAT"), Some(20));
+        assert_eq!(map.name(21), Some("C_CHAT"));
+        let text = map.to_text();
+        assert_eq!(text, "C_CHAT = 21\nS_CHAT = 20\n");
+        assert_eq!(OpcodeMap::parse("protocol.1.map", &text).unwrap(), map);
+    }
+
+    #[test]
+    fn one_name_per_opcode_and_one_opcode_per_name() {
+        let mut map = OpcodeMap::new();
+        map.insert("A", 1);
+        map.insert("B", 1);
+        assert_eq!(map.name(1), Some("B"));
+        assert_eq!(map.opcode("A"), None);
+        map.insert("B", 2);
+        assert_eq!(map.name(1), None);
+        assert_eq!(map.len(), 1);
+    }
+
+    #[test]
+    fn bad_maps_are_errors() {
+        assert!(matches!(
+            OpcodeMap::parse("sysmsg.1.map", "SMT_X 1\n"),
+            Err(MapError::Invalid(_))
+        ));
+        assert!(OpcodeMap::parse("protocol.1.map", "S_X = 70000\n").is_err());
+        assert!(matches!(
+            OpcodeMap::parse("protocol.1.map", "S_X = = 1\n"),
+            Err(MapError::Parse(_))
+        ));
+    }
+}

@@ -173,7 +173,10 @@ mod tests {
         // with nothing; the whole takes 9 + 8.
         let edges = [edge(0, 0, 10.0), edge(0, 1, 9.0), edge(1, 0, 8.0)];
         let chosen = assign(2, 2, &edges);
-        let picked: Vec<_> = chosen.iter().map(|c| (edges[c.edge].row, edges[c.edge].col)).collect();
+        let picked: Vec<_> = chosen
+            .iter()
+            .map(|c| (edges[c.edge].row, edges[c.edge].col))
+            .collect();
         assert_eq!(picked, vec![(0, 1), (1, 0)]);
         // Forbidding (0,1) leaves (0,0) alone: 10 against 17.
         assert!((chosen[0].margin - 7.0).abs() < 1e-9);
@@ -182,7 +185,12 @@ mod tests {
 
     #[test]
     fn a_tie_has_no_margin_and_nothing_is_taken_twice() {
-        let edges = [edge(0, 0, 5.0), edge(0, 1, 5.0), edge(1, 0, 5.0), edge(1, 1, 5.0)];
+        let edges = [
+            edge(0, 0, 5.0),
+            edge(0, 1, 5.0),
+            edge(1, 0, 5.0),
+            edge(1, 1, 5.0),
+        ];
         let chosen = assign(2, 2, &edges);
         assert_eq!(chosen.len(), 2);
         assert!(chosen.iter().all(|c| c.margin.abs() < 1e-9));

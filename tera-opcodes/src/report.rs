@@ -34,6 +34,14 @@ pub enum Evidence {
         /// Bits (negative when values read badly).
         bits: f64,
     },
+    /// How the integers fit the names of their fields, as the sure
+    /// packets show what each name holds (a `type` small, a `time` large).
+    Names {
+        /// Values weighed.
+        values: usize,
+        /// Bits (negative when values read badly under their names).
+        bits: f64,
+    },
     /// Values of a field that recur in same-named fields of packets
     /// already named (the player's ids, an entity's id, a skill).
     Link {
@@ -111,6 +119,7 @@ impl Evidence {
             Evidence::Fixed | Evidence::Known => f64::INFINITY,
             Evidence::Fit { bits, .. }
             | Evidence::Values { bits }
+            | Evidence::Names { bits, .. }
             | Evidence::Link { bits, .. }
             | Evidence::Tuple { bits, .. }
             | Evidence::Family { bits, .. }
@@ -133,18 +142,25 @@ impl Evidence {
                 bits,
             } => format!("fits v{version}: {distinct} distinct, {lengths} lengths ({bits:.0}b)"),
             Evidence::Values { bits } => format!("values {bits:+.0}b"),
+            Evidence::Names { values, bits } => format!("{values} values by name {bits:+.0}b"),
             Evidence::Link {
                 field,
                 values,
                 with,
                 bits,
-            } => format!("{field}: {values} values in {} ({bits:.0}b)", with.join(",")),
+            } => format!(
+                "{field}: {values} values in {} ({bits:.0}b)",
+                with.join(",")
+            ),
             Evidence::Tuple {
                 matched,
                 of,
                 with,
                 bits,
-            } => format!("values together {matched}/{of} in {} ({bits:.0}b)", with.join(",")),
+            } => format!(
+                "values together {matched}/{of} in {} ({bits:.0}b)",
+                with.join(",")
+            ),
             Evidence::Family { with, bits } => format!("same family as {with} ({bits:.0}b)"),
             Evidence::Position { field, near, bits } => {
                 format!("{field} near the player x{near} ({bits:.0}b)")

@@ -166,7 +166,12 @@ impl Samples {
         };
         for g in &mut self.groups {
             let mut order = g.packets.clone();
-            order.sort_by(|&a, &b| bytes(a).len().cmp(&bytes(b).len()).then(bytes(a).cmp(bytes(b))));
+            order.sort_by(|&a, &b| {
+                bytes(a)
+                    .len()
+                    .cmp(&bytes(b).len())
+                    .then(bytes(a).cmp(bytes(b)))
+            });
             order.dedup_by(|a, b| bytes(*a) == bytes(*b));
             // One of each length first, then the rest.
             let mut first = Vec::new();
@@ -230,5 +235,58 @@ impl Samples {
     /// How many gaps the sources reported.
     pub fn gaps(&self) -> u64 {
         self.gaps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packets_group_by_direction_and_opcode_with_distinct_ones_by_length() {
+        let mut s = Samples::new();
+        let c = Direction::ClientToServer;
+        let p = |len: u8, op: u8, x: u8| {
+            let mut v = vec![len, 0, op, 0];
+            v.resize(usize::from(len), x);
+            v
+        };
+        for (dir, bytes) in [
+            (c, p(6, 1, 0)),
+            (c, p(6, 1, 0)),
+            (c, p(6, 1, 9)),
+            (c, p(8, 1, 0)),
+            (Direction::ServerToClient, p(6, 1, 0)),
+        ] {
+            s.push_packet(SessionId(0), Timestamp(0), dir, &bytes);
+        }
+        s.push_packet(SessionId(0), Timestamp(0), c, &[1, 2]);
+        s.finish();
+        assert_eq!(s.len(), 5, "a packet shorter than its header is ignored");
+        assert_eq!(s.groups().len(), 2);
+        let g = &s.groups()[s.group(c, 1).unwrap()];
+        assert_eq!((g.len(), g.distinct(), g.lengths()), (4, 3, 2));
+        // One of each length first.
+        let lens: Vec<usize> = g.distinct.iter().map(|&i| s.bytes(i).len()).collect();
+        assert_eq!(lens, vec![6, 8, 6]);
+    }
+
+    #[test]
+    fn sessions_of_two_sources_are_apart() {
+        let mut s = Samples::new();
+        s.push_packet(
+            SessionId(0),
+            Timestamp(0),
+            Direction::ClientToServer,
+            &[4, 0, 1, 0],
+        );
+        s.next_source();
+        s.push_packet(
+            SessionId(0),
+            Timestamp(0),
+            Direction::ClientToServer,
+            &[4, 0, 1, 0],
+        );
+        assert_eq!(s.sessions(), 2);
     }
 }

@@ -55,7 +55,9 @@ fn field(name: &str, ty: &FieldType, world: &mut World) -> Json {
         FieldType::String => Json::String(world.text_for(name)),
         FieldType::Bytes => {
             let n = world.rng.random_range(0..48);
-            let hex: String = (0..n).map(|_| format!("{:02x}", world.rng.random::<u8>())).collect();
+            let hex: String = (0..n)
+                .map(|_| format!("{:02x}", world.rng.random::<u8>()))
+                .collect();
             Json::String(hex)
         }
         FieldType::ArrayOf(elem) => {
@@ -89,11 +91,10 @@ fn length(world: &mut World) -> usize {
 /// A scalar by its field's name: what such a field holds in the game.
 fn scalar(name: &str, s: Scalar, world: &mut World) -> Json {
     let lower = name.to_ascii_lowercase();
-    let rng = &mut world.rng;
     match s {
-        Scalar::Bool => json!(rng.random_bool(0.3)),
-        Scalar::Byte => json!(rng.random_range(0..4u8)),
-        Scalar::Int16 | Scalar::UInt16 => json!(small(rng, &lower) % 30_000),
+        Scalar::Bool => json!(world.rng.random_bool(0.3)),
+        Scalar::Byte => json!(world.rng.random_range(0..4u8)),
+        Scalar::Int16 | Scalar::UInt16 => json!(by_meaning(world, &lower) % 30_000),
         Scalar::Int32 | Scalar::UInt32 => {
             let v = if lower.contains("playerid") {
                 u64::from(world.me.player_id)
@@ -101,47 +102,119 @@ fn scalar(name: &str, s: Scalar, world: &mut World) -> Json {
                 u64::from(world.me.server_id)
             } else if lower.contains("templateid") {
                 u64::from(world.me.template_id)
+            } else if identifier(name) {
+                world.pooled(name)
             } else {
-                small(rng, &lower)
+                by_meaning(world, &lower) & 0x7fff_ffff
             };
             json!(v)
         }
         Scalar::Int64 | Scalar::UInt64 => {
-            let v = if lower.contains("gameid") || lower == "target" || lower == "source" || lower == "owner" {
+            let v = if lower.contains("gameid")
+                || lower == "target"
+                || lower == "source"
+                || lower == "owner"
+            {
                 world.someone()
             } else if lower.contains("dbid") {
                 world.item_dbid()
             } else {
-                small(rng, &lower)
+                by_meaning(world, &lower)
             };
             Json::String(v.to_string())
         }
         Scalar::Float | Scalar::Double => {
-            if rng.random_bool(0.3) {
+            if world.rng.random_bool(0.3) {
                 json!(0.0)
             } else {
-                json!(f64::from(rng.random_range(1..100_000u32)) / 100.0)
+                json!(f64::from(world.rng.random_range(1..100_000u32)) / 100.0)
             }
         }
         Scalar::Vec3 => {
             if lower.contains("loc") || lower.contains("dest") {
                 world.near_me(300.0)
-            } else if rng.random_bool(0.5) {
+            } else if world.rng.random_bool(0.5) {
                 json!({"x": 0.0, "y": 0.0, "z": 0.0})
             } else {
-                let mut c = || f64::from(rng.random_range(-20_000..20_000i32)) / 8.0;
+                let mut c = || f64::from(world.rng.random_range(-20_000..20_000i32)) / 8.0;
                 json!({"x": c(), "y": c(), "z": c()})
             }
         }
         Scalar::Vec3fa => {
-            let mut c = || f64::from(rng.random_range(-3000..3000i32)) / 1000.0;
+            let mut c = || f64::from(world.rng.random_range(-3000..3000i32)) / 1000.0;
             json!({"x": c(), "y": c(), "z": c()})
         }
-        Scalar::Angle => json!(f64::from(rng.random_range(-3141..3141i32)) / 1000.0),
+        Scalar::Angle => json!(f64::from(world.rng.random_range(-3141..3141i32)) / 1000.0),
         Scalar::SkillId => json!({"raw": world.me.skill().to_string()}),
         Scalar::SkillId32 => json!({"raw": (world.me.skill() & 0x0fff_ffff).to_string()}),
-        Scalar::Customize => json!({"raw": rng.random::<u64>().to_string()}),
+        Scalar::Customize => json!({"raw": world.rng.random::<u64>().to_string()}),
     }
+}
+
+/// A value as what the field's name says it holds: a time, a duration,
+/// a kind or a state (a small number), a level, an amount, a quantity of
+/// HP, experience or money; anything else a small number.
+fn by_meaning(world: &mut World, lower: &str) -> u64 {
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let rng = &mut world.rng;
+    if lower.contains("time") && !lower.contains("times") {
+        (world.time / 1_000_000) as u64 & 0x7fff_ffff
+    } else if has(&["duration", "cooldown", "remain", "expir", "delay"]) {
+        rng.random_range(1_000..600_000)
+    } else if has(&[
+        "type",
+        "mode",
+        "status",
+        "state",
+        "stage",
+        "kind",
+        "index",
+        "slot",
+        "pocket",
+        "container",
+        "channel",
+        "reason",
+        "category",
+        "relation",
+        "emotion",
+        "animation",
+        "emote",
+        "class",
+        "race",
+        "gender",
+        "page",
+        "button",
+        "flag",
+        "option",
+        "grade",
+        "rank",
+        "step",
+    ]) {
+        rng.random_range(0..10)
+    } else if lower.contains("level") {
+        rng.random_range(1..71)
+    } else if has(&["amount", "count", "stack", "quantity", "num"]) {
+        rng.random_range(1..100)
+    } else if has(&[
+        "hp", "mp", "damage", "value", "exp", "xp", "money", "price", "gold", "point", "stamina",
+        "diff",
+    ]) {
+        rng.random_range(1_000..10_000_000)
+    } else {
+        small(rng, lower)
+    }
+}
+
+/// Whether a field names an identifier of something in the game (`id`,
+/// `questId`, `item`, `zone`, ...): such values recur.
+fn identifier(name: &str) -> bool {
+    name == "id"
+        || name.ends_with("Id")
+        || name.ends_with("ID")
+        || matches!(
+            name,
+            "item" | "zone" | "contract" | "dungeon" | "quest" | "guild" | "achievement" | "title"
+        )
 }
 
 /// A small integer: zero half the time, else a count, an index or an id

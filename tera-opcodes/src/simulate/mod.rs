@@ -73,13 +73,17 @@ impl Protocol {
             if def.platform.is_some() || map.opcode(&def.name).is_none() {
                 continue;
             }
-            if latest.get(&def.name).is_none_or(|d| d.version < def.version) {
+            if latest
+                .get(&def.name)
+                .is_none_or(|d| d.version < def.version)
+            {
                 latest.insert(def.name.clone(), def);
             }
         }
         let mut packets = HashMap::new();
         for (name, def) in latest {
-            let schema = Schema::new(&def).map_err(|e| SimulateError::Def(format!("{name}: {e}")))?;
+            let schema =
+                Schema::new(&def).map_err(|e| SimulateError::Def(format!("{name}: {e}")))?;
             let opcode = map.opcode(&name).unwrap_or(0);
             packets.insert(
                 name,
@@ -100,7 +104,13 @@ impl Protocol {
             .iter()
             .filter_map(|(name, p)| {
                 let opcode = map.opcode(name)?;
-                Some((name.clone(), ProtocolPacket { opcode, ..p.clone() }))
+                Some((
+                    name.clone(),
+                    ProtocolPacket {
+                        opcode,
+                        ..p.clone()
+                    },
+                ))
             })
             .collect();
         Protocol {
@@ -230,7 +240,11 @@ pub fn play_as(protocol: &Protocol, seed: u64, packets: usize, session: SessionI
 pub fn patch_day(map: &OpcodeMap, seed: u64) -> OpcodeMap {
     let mut rng = XorShiftRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let fixed: BTreeSet<&str> = FIXED.iter().map(|(n, _)| *n).collect();
-    let names: Vec<&str> = map.iter().map(|(n, _)| n).filter(|n| !fixed.contains(n)).collect();
+    let names: Vec<&str> = map
+        .iter()
+        .map(|(n, _)| n)
+        .filter(|n| !fixed.contains(n))
+        .collect();
     let mut codes: Vec<u16> = names.iter().filter_map(|n| map.opcode(n)).collect();
     codes.shuffle(&mut rng);
     let mut out = OpcodeMap::new();

@@ -48,31 +48,63 @@ pub(crate) struct World {
     pub(crate) users: Vec<Entity>,
     pub(crate) items: Vec<(u32, u64)>,
     pub(crate) zone: u32,
+    /// Values of identifier fields, by field name: the game's ids recur
+    /// (a quest, a dialog, a guild), so each name keeps a few.
+    pools: std::collections::HashMap<String, Vec<u64>>,
     /// Nanoseconds since the Unix epoch.
     pub(crate) time: i64,
     next_id: u64,
 }
 
 const NAMES: &[&str] = &[
-    "Aerinth", "Kaelric", "Mistwalker", "Lunaria", "Torvald", "Seraphine", "Grimbold", "Elowen",
-    "Vexxa", "Dorian", "Nyssa", "Bramblefoot", "Ysolde", "Kazimir", "Thalia", "Orrin",
+    "Aerinth",
+    "Kaelric",
+    "Mistwalker",
+    "Lunaria",
+    "Torvald",
+    "Seraphine",
+    "Grimbold",
+    "Elowen",
+    "Vexxa",
+    "Dorian",
+    "Nyssa",
+    "Bramblefoot",
+    "Ysolde",
+    "Kazimir",
+    "Thalia",
+    "Orrin",
 ];
 
 const WORDS: &[&str] = &[
-    "anyone for Shattered Fleet?", "lf healer", "gg", "thanks!", "wtb noctenium",
-    "selling crafting mats", "brb", "guild quest today?", "where is the vanguard npc",
-    "<FONT>need 2 more for RK-9</FONT>", "lol", "ty for the run", "on my way",
+    "anyone for Shattered Fleet?",
+    "lf healer",
+    "gg",
+    "thanks!",
+    "wtb noctenium",
+    "selling crafting mats",
+    "brb",
+    "guild quest today?",
+    "where is the vanguard npc",
+    "<FONT>need 2 more for RK-9</FONT>",
+    "lol",
+    "ty for the run",
+    "on my way",
 ];
 
 impl World {
     /// A new world: the player at a starting point, the clock at `start`.
     pub(crate) fn new(seed: u64, start: i64) -> World {
         let mut rng = XorShiftRng::seed_from_u64(seed);
-        let game_id = (u64::from(rng.random::<u16>()) << 32) | u64::from(rng.random::<u32>()) | (1 << 48);
+        let game_id =
+            (u64::from(rng.random::<u16>()) << 32) | u64::from(rng.random::<u32>()) | (1 << 48);
         let skills = (0..6)
             .map(|k| 0x0400_0000 | u64::from(10_000 + 100 * k + rng.random_range(0..30u32)))
             .collect();
-        let name = NAMES.choose(&mut rng).copied().unwrap_or("Aerinth").to_owned();
+        let name = NAMES
+            .choose(&mut rng)
+            .copied()
+            .unwrap_or("Aerinth")
+            .to_owned();
         let me = Me {
             game_id,
             player_id: rng.random_range(1_000_000..9_000_000),
@@ -89,7 +121,12 @@ impl World {
             level: 70,
         };
         let items = (0..24)
-            .map(|_| (rng.random_range(100..200_000u32), rng.random_range(1u64 << 40..1u64 << 44)))
+            .map(|_| {
+                (
+                    rng.random_range(100..200_000u32),
+                    rng.random_range(1u64 << 40..1u64 << 44),
+                )
+            })
             .collect();
         World {
             rng,
@@ -98,6 +135,7 @@ impl World {
             users: Vec::new(),
             items,
             zone: 7_001,
+            pools: std::collections::HashMap::new(),
             time: start,
             next_id: game_id + 1000,
         }
@@ -125,6 +163,19 @@ impl World {
         .unwrap_or(self.me.game_id)
     }
 
+    /// A value for identifier field `name`: one of the few the session
+    /// has used for that name, now and then a new one.
+    pub(crate) fn pooled(&mut self, name: &str) -> u64 {
+        let pool = self.pools.entry(name.to_owned()).or_default();
+        if pool.is_empty() || (pool.len() < 6 && self.rng.random_bool(0.3)) {
+            let v = self.rng.random_range(1_000..5_000_000u64);
+            pool.push(v);
+            v
+        } else {
+            pool.choose(&mut self.rng).copied().unwrap_or(1_000)
+        }
+    }
+
     /// The database id of one of the player's items.
     pub(crate) fn item_dbid(&mut self) -> u64 {
         self.items.choose(&mut self.rng).map_or(1, |i| i.1)
@@ -141,13 +192,25 @@ impl World {
     pub(crate) fn text_for(&mut self, name: &str) -> String {
         let lower = name.to_ascii_lowercase();
         if lower.contains("name") {
-            NAMES.choose(&mut self.rng).copied().unwrap_or("Orrin").to_owned()
+            NAMES
+                .choose(&mut self.rng)
+                .copied()
+                .unwrap_or("Orrin")
+                .to_owned()
         } else if lower.contains("message") || lower.contains("text") || lower.contains("body") {
-            WORDS.choose(&mut self.rng).copied().unwrap_or("gg").to_owned()
+            WORDS
+                .choose(&mut self.rng)
+                .copied()
+                .unwrap_or("gg")
+                .to_owned()
         } else if self.rng.random_bool(0.5) {
             String::new()
         } else {
-            WORDS.choose(&mut self.rng).copied().unwrap_or("ok").to_owned()
+            WORDS
+                .choose(&mut self.rng)
+                .copied()
+                .unwrap_or("ok")
+                .to_owned()
         }
     }
 
@@ -163,7 +226,11 @@ impl World {
 
     /// A chat line.
     pub(crate) fn chat_line(&mut self) -> String {
-        WORDS.choose(&mut self.rng).copied().unwrap_or("gg").to_owned()
+        WORDS
+            .choose(&mut self.rng)
+            .copied()
+            .unwrap_or("gg")
+            .to_owned()
     }
 }
 
