@@ -16,5 +16,5 @@
 
 mod event;
 
-pub use event::{End, EndReason, Event, Gap, KeyGeneration, Packet, SessionId, Start, Timestamp};
-pub use tera_net::Direction;
+pub use event::{End, EndReason, Event, Gap, Packet, SessionId, Start, Timestamp};
+pub use tera_net::{Direction, KeyGeneration};
