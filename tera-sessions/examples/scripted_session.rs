@@ -13,7 +13,6 @@
 //! ```
 
 #[path = "../tests/support/script.rs"]
-#[allow(dead_code)]
 mod script;
 
 use std::io::{Read, Write};
