@@ -1,7 +1,9 @@
 //! Simulated patch days over the real corpus: for each seed, a session
 //! played under a map whose opcodes are permuted at random, discovered
 //! with only the fixed opcodes known, then with the previous map as a
-//! prior. Prints one line per seed and the table of figures.
+//! prior. Prints one line per seed and the table of figures;
+//! `PATCH_DAYS_VERBOSE=1` also prints each wrong entry and each opcode
+//! left out, with its best candidate and evidence.
 //!
 //! ```sh
 //! TERA_DATA_DIR=../shared/tera-data cargo run --release -p tera-opcodes \
@@ -13,7 +15,7 @@ use std::time::Instant;
 
 use tera_dynamic::Catalog;
 use tera_opcodes::simulate::{Protocol, Score, patch_day, play};
-use tera_opcodes::{DefSet, Discovery, OpcodeMap};
+use tera_opcodes::{DefSet, Discovery, OpcodeMap, Report, Samples};
 
 fn main() {
     let Some(root) = std::env::var_os("TERA_DATA_DIR").map(PathBuf::from) else {
@@ -22,8 +24,8 @@ fn main() {
     };
     let mut args = std::env::args().skip(1);
     let seeds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
-    let packets: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5000);
-    let verbose = std::env::var_os("VERBOSE").is_some();
+    let packets: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3000);
+    let verbose = std::env::var_os("PATCH_DAYS_VERBOSE").is_some();
     let previous = OpcodeMap::load(root.join("maps/protocol.365100.map")).expect("the corpus map");
     let base = Protocol::load(&root, &previous, 365_100).expect("the corpus defs");
     let mut catalog = Catalog::new();
@@ -32,8 +34,7 @@ fn main() {
     let mut totals = [Score::default(); 2];
     for seed in 1..=seeds {
         let truth = patch_day(&previous, seed);
-        let protocol = base.with_map(&truth);
-        let session = play(&protocol, seed, packets);
+        let session = play(&base.with_map(&truth), seed, packets);
         assert!(session.errors.is_empty(), "{:?}", session.errors);
         let mut line = format!("seed {seed:>3}:");
         for (k, prior) in [false, true].into_iter().enumerate() {
@@ -42,89 +43,85 @@ fn main() {
             if prior {
                 discovery = discovery.previous(previous.clone());
             }
-            let t = Instant::now();
-            let report = discovery.clone().run(&mut samples);
-            if std::env::var_os("SWEEP").is_some() {
-                let all = discovery.clone().threshold(0.0).run(&mut session.samples());
-                for th in [2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 16.0] {
-                    let (mut right, mut wrong) = (0, 0);
-                    for e in all
-                        .entries
-                        .iter()
-                        .filter(|e| e.margin >= th && e.margin.is_finite())
-                    {
-                        if truth.name(e.opcode) == Some(e.name.as_str()) {
-                            right += 1
-                        } else {
-                            wrong += 1
-                        }
-                    }
-                    eprint!(" t{th}: {right}/{wrong}");
-                }
-                eprintln!(" [{}]", if prior { "prior" } else { "fixed" });
-            }
-            let took = t.elapsed();
+            let started = Instant::now();
+            let report = discovery.run(&mut samples);
+            let took = started.elapsed().as_secs_f64() * 1000.0;
             let s = Score::of(&report, &samples, &truth);
             line += &format!(
-                " {} seen {} right {} written {} wrong {} dup {} ({:.0} ms) |",
+                " {}: {}/{} right, {} written, {} wrong, {} twice ({took:.0} ms) |",
                 if prior { "prior" } else { "fixed" },
-                s.seen,
                 s.right,
+                s.seen,
                 s.written,
                 s.wrong,
-                s.duplicates,
-                took.as_secs_f64() * 1000.0
+                s.duplicates
             );
             if verbose {
-                for e in &report.entries {
-                    if truth.name(e.opcode) != Some(e.name.as_str()) && e.margin.is_finite() {
-                        eprintln!(
-                            "  WRONG {} at {} (truth {:?}) margin {:.1}: {:?}",
-                            e.name,
-                            e.opcode,
-                            truth.name(e.opcode),
-                            e.margin,
-                            e.evidence.iter().map(|x| x.summary()).collect::<Vec<_>>()
-                        );
-                    }
-                }
-                for g in samples.groups() {
-                    let t = truth.name(g.opcode).unwrap_or("?");
-                    if !report.entries.iter().any(|e| e.opcode == g.opcode) {
-                        let c = report.candidates.iter().find(|e| e.opcode == g.opcode);
-                        eprintln!(
-                            "  MISS {t} ({} pkts, {} lens): cand {:?}",
-                            g.len(),
-                            g.lengths(),
-                            c.map(|c| (
-                                c.name.clone(),
-                                (c.margin * 10.0).round() / 10.0,
-                                c.beat.clone(),
-                                c.evidence.iter().map(|x| x.summary()).collect::<Vec<_>>()
-                            ))
-                        );
-                    }
-                }
+                explain(&report, &samples, &truth);
             }
-            let t = &mut totals[k];
-            t.seen += s.seen;
-            t.right += s.right;
-            t.written += s.written;
-            t.wrong += s.wrong;
-            t.duplicates += s.duplicates;
+            add(&mut totals[k], &s);
         }
         println!("{line}");
     }
+    table(seeds, &totals);
+}
+
+fn add(total: &mut Score, s: &Score) {
+    total.seen += s.seen;
+    total.right += s.right;
+    total.written += s.written;
+    total.wrong += s.wrong;
+    total.duplicates += s.duplicates;
+}
+
+/// Each wrong entry, and each opcode left out with its best candidate.
+fn explain(report: &Report, samples: &Samples, truth: &OpcodeMap) {
+    let summary = |e: &tera_opcodes::Entry| -> Vec<String> {
+        e.evidence.iter().map(|x| x.summary()).collect()
+    };
+    for e in &report.entries {
+        if e.margin.is_finite() && truth.name(e.opcode) != Some(e.name.as_str()) {
+            eprintln!(
+                "  wrong {} at {} (truly {:?}), margin {:.1}: {:?}",
+                e.name,
+                e.opcode,
+                truth.name(e.opcode),
+                e.margin,
+                summary(e)
+            );
+        }
+    }
+    for g in samples.groups() {
+        if report.entries.iter().any(|e| e.opcode == g.opcode) {
+            continue;
+        }
+        let best = report.candidates.iter().find(|e| e.opcode == g.opcode);
+        eprintln!(
+            "  left out {} ({} packets, {} lengths): {:?}",
+            truth.name(g.opcode).unwrap_or("?"),
+            g.len(),
+            g.lengths(),
+            best.map(|c| (
+                &c.name,
+                (c.margin * 10.0).round() / 10.0,
+                &c.beat,
+                summary(c)
+            ))
+        );
+    }
+}
+
+fn table(seeds: u64, totals: &[Score; 2]) {
     println!();
     println!(
-        "| known | seeds | opcodes seen | right | written | wrong | duplicates | recall | precision |"
+        "| known | seeds | opcodes seen | named right | written | wrong | twice | recall | precision |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (k, t) in totals.iter().enumerate() {
         println!(
             "| {} | {seeds} | {} | {} | {} | {} | {} | {:.1}% | {:.2}% |",
             if k == 0 {
-                "fixed codes only"
+                "fixed opcodes only"
             } else {
                 "fixed + previous map"
             },

@@ -70,3 +70,30 @@ pub(crate) fn floats(value: &Value<'_>, mut f: impl FnMut(f64)) {
         _ => {}
     }
 }
+
+/// Size classes of integers: zero, 1-15, 16-255, 256-65535, up to 2^32,
+/// beyond, negative.
+pub(crate) const CLASSES: usize = 7;
+
+/// The size class of an integer value (`None` for other values).
+pub(crate) fn class(value: &Value<'_>) -> Option<u8> {
+    let (v, negative) = match value {
+        Value::Byte(v) => (u64::from(*v), false),
+        Value::Int16(v) => (v.unsigned_abs().into(), *v < 0),
+        Value::UInt16(v) => (u64::from(*v), false),
+        Value::Int32(v) => (v.unsigned_abs().into(), *v < 0),
+        Value::UInt32(v) => (u64::from(*v), false),
+        Value::Int64(v) => (v.unsigned_abs(), *v < 0),
+        Value::UInt64(v) => (*v, false),
+        _ => return None,
+    };
+    Some(match v {
+        _ if negative => 6,
+        0 => 0,
+        1..=15 => 1,
+        16..=255 => 2,
+        256..=65_535 => 3,
+        65_536..=0xffff_ffff => 4,
+        _ => 5,
+    })
+}

@@ -20,6 +20,10 @@ use crate::samples::{Group, Samples};
 /// an id recur, few enough that every candidate is read once, fast.
 const LINK_SAMPLES: usize = 64;
 
+/// Distinct packets of a candidate whose integers are classed by size,
+/// for the evidence of field names.
+const CLASS_SAMPLES: usize = 24;
+
 /// Field names interned as small numbers.
 #[derive(Debug, Default)]
 pub(crate) struct Fields {
@@ -133,7 +137,7 @@ impl<'r> Visit<'r> for Collect<'_> {
         }
         if let Some(v) = integer(value) {
             if let (Some(classes), Some(class)) =
-                (self.classes.as_deref_mut(), crate::semantics::class(value))
+                (self.classes.as_deref_mut(), crate::leaves::class(value))
             {
                 classes.push((self.fields.id(name), class));
             }
@@ -163,7 +167,7 @@ impl Digest {
             let mut collect = Collect {
                 fields,
                 ints: &mut digest.ints,
-                classes: (k < crate::semantics::SAMPLES).then_some(&mut digest.classes),
+                classes: (k < CLASS_SAMPLES).then_some(&mut digest.classes),
                 places: Vec::new(),
             };
             walk(&record, &mut collect);

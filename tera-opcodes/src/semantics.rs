@@ -6,17 +6,11 @@
 
 use std::collections::HashMap;
 
-use tera_dynamic::Value;
-
 use crate::links::Digest;
 use crate::report::Evidence;
 
-/// Distinct packets of a candidate whose integers are classed.
-pub(crate) const SAMPLES: usize = 24;
-
-/// Size classes of integers: zero, 1-15, 16-255, 256-65535, up to 2^32,
-/// beyond, negative.
-const CLASSES: usize = 7;
+/// Size classes of integers (`leaves::class`).
+const CLASSES: usize = crate::leaves::CLASSES;
 
 /// A name needs this many values in the sure packets before it says
 /// anything.
@@ -25,29 +19,6 @@ const MIN_SEEN: u32 = 8;
 /// How strongly the learnt share of a class leans to the share over all
 /// names, in values.
 const PRIOR: f64 = 4.0;
-
-/// The size class of an integer value (`None` for other values).
-pub(crate) fn class(value: &Value<'_>) -> Option<u8> {
-    let (v, negative) = match value {
-        Value::Byte(v) => (u64::from(*v), false),
-        Value::Int16(v) => (v.unsigned_abs().into(), *v < 0),
-        Value::UInt16(v) => (u64::from(*v), false),
-        Value::Int32(v) => (v.unsigned_abs().into(), *v < 0),
-        Value::UInt32(v) => (u64::from(*v), false),
-        Value::Int64(v) => (v.unsigned_abs(), *v < 0),
-        Value::UInt64(v) => (*v, false),
-        _ => return None,
-    };
-    Some(match v {
-        _ if negative => 6,
-        0 => 0,
-        1..=15 => 1,
-        16..=255 => 2,
-        256..=65_535 => 3,
-        65_536..=0xffff_ffff => 4,
-        _ => 5,
-    })
-}
 
 /// What the sure packets show each field name holds.
 #[derive(Debug, Default)]

@@ -367,6 +367,47 @@ impl Play<'_> {
                 ("cooldown", json!(cooldown)),
             ],
         );
+        self.hits(&npc, skill, action);
+        self.send(
+            "S_ACTION_END",
+            &[
+                ("gameId", id(me.game_id)),
+                ("loc", loc(&me.loc)),
+                ("w", json!(me.heading)),
+                ("templateId", json!(me.template_id)),
+                ("skill", json!({"raw": skill.to_string()})),
+                ("id", json!(action)),
+            ],
+        );
+        if self.world.rng.random_bool(0.3) {
+            self.abnormality();
+        }
+        if self.world.rng.random_bool(0.3) {
+            self.send(
+                "S_CREATURE_LIFE",
+                &[
+                    ("gameId", id(npc.game_id)),
+                    ("loc", loc(&npc.loc)),
+                    ("alive", json!(false)),
+                ],
+            );
+            self.world.npcs.retain(|n| n.game_id != npc.game_id);
+            self.send(
+                "S_DESPAWN_NPC",
+                &[
+                    ("gameId", id(npc.game_id)),
+                    ("loc", loc(&npc.loc)),
+                    ("type", json!(5)),
+                ],
+            );
+            self.loot(&npc);
+        }
+        self.wait(200, 1200);
+    }
+
+    /// A skill's hits on an NPC: each result and the HP it takes.
+    fn hits(&mut self, npc: &Entity, skill: u64, action: u32) {
+        let me = self.world.me.clone();
         let hits = self.world.rng.random_range(1..4);
         for _ in 0..hits {
             self.wait(100, 400);
@@ -393,65 +434,36 @@ impl Play<'_> {
                 ],
             );
         }
+    }
+
+    /// A buff on the player: it begins, may be refreshed, and ends.
+    fn abnormality(&mut self) {
+        let me = self.world.me.clone();
+        let abnormality = self.world.rng.random_range(100_000..999_999u32);
         self.send(
-            "S_ACTION_END",
+            "S_ABNORMALITY_BEGIN",
             &[
-                ("gameId", id(me.game_id)),
-                ("loc", loc(&me.loc)),
-                ("w", json!(me.heading)),
-                ("templateId", json!(me.template_id)),
-                ("skill", json!({"raw": skill.to_string()})),
-                ("id", json!(action)),
+                ("target", id(me.game_id)),
+                ("source", id(me.game_id)),
+                ("id", json!(abnormality)),
+                ("duration", id(5000)),
             ],
         );
-        if self.world.rng.random_bool(0.3) {
-            let abnormality = self.world.rng.random_range(100_000..999_999u32);
+        self.wait(500, 3000);
+        if self.world.rng.random_bool(0.5) {
             self.send(
-                "S_ABNORMALITY_BEGIN",
+                "S_ABNORMALITY_REFRESH",
                 &[
                     ("target", id(me.game_id)),
-                    ("source", id(me.game_id)),
                     ("id", json!(abnormality)),
                     ("duration", id(5000)),
                 ],
             );
-            self.wait(500, 3000);
-            if self.world.rng.random_bool(0.5) {
-                self.send(
-                    "S_ABNORMALITY_REFRESH",
-                    &[
-                        ("target", id(me.game_id)),
-                        ("id", json!(abnormality)),
-                        ("duration", id(5000)),
-                    ],
-                );
-            }
-            self.send(
-                "S_ABNORMALITY_END",
-                &[("target", id(me.game_id)), ("id", json!(abnormality))],
-            );
         }
-        if self.world.rng.random_bool(0.3) {
-            self.send(
-                "S_CREATURE_LIFE",
-                &[
-                    ("gameId", id(npc.game_id)),
-                    ("loc", loc(&npc.loc)),
-                    ("alive", json!(false)),
-                ],
-            );
-            self.world.npcs.retain(|n| n.game_id != npc.game_id);
-            self.send(
-                "S_DESPAWN_NPC",
-                &[
-                    ("gameId", id(npc.game_id)),
-                    ("loc", loc(&npc.loc)),
-                    ("type", json!(5)),
-                ],
-            );
-            self.loot(&npc);
-        }
-        self.wait(200, 1200);
+        self.send(
+            "S_ABNORMALITY_END",
+            &[("target", id(me.game_id)), ("id", json!(abnormality))],
+        );
     }
 
     fn loot(&mut self, npc: &Entity) {
