@@ -219,6 +219,9 @@ pub(crate) struct Index {
 /// of them say nothing new.
 const FIELD_CAP: f64 = 32.0;
 
+/// What 64-bit values found under other names say of one field at most.
+const WIDE_CAP: f64 = 16.0;
+
 /// Positions this far apart or less are "near" (game units; a running
 /// character covers about 200 a second).
 const NEAR: f32 = 250.0;
@@ -279,6 +282,7 @@ impl Index {
         // Per field: distinct values, their bits, the names they tie to;
         // a 64-bit value found under another name only counts half.
         let mut by_field: HashMap<u32, (usize, f64, Vec<Arc<str>>)> = HashMap::new();
+        let mut by_field_wide: HashMap<u32, f64> = HashMap::new();
         for &(field, v, wide) in &digest.ints {
             let others = self
                 .named
@@ -293,7 +297,12 @@ impl Index {
                     .get(&v)
                     .is_some_and(|gs| gs.iter().any(|g| *g != group))
             {
-                rarity(v) / 2.0
+                // Half, and at most WIDE_CAP a field: it says the def has a
+                // 64-bit field here, not which.
+                let w = by_field_wide.entry(field).or_default();
+                let add = (rarity(v) / 2.0).min(WIDE_CAP - *w);
+                *w += add;
+                add
             } else {
                 continue;
             };
