@@ -10,9 +10,12 @@
 //! despawn, real-looking names). [`patch_day`] permutes a map's opcodes at
 //! random, as a patch does; [`Score`] grades a discovery against the truth.
 
+mod capture;
 mod fill;
 mod script;
 mod world;
+
+pub use capture::write_capture;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
