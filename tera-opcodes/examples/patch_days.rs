@@ -7,15 +7,19 @@
 //!
 //! ```sh
 //! TERA_DATA_DIR=../shared/tera-data cargo run --release -p tera-opcodes \
-//!     --example patch_days -- [SEEDS] [PACKETS]
+//!     --example patch_days -- [SEEDS] [PACKETS] [SESSIONS]
 //! ```
+//!
+//! SESSIONS (default 1) plays that many sessions per patch day (other
+//! players, the same new version), all discovered together.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use tera_dynamic::Catalog;
-use tera_opcodes::simulate::{Protocol, Score, patch_day, play};
+use tera_opcodes::simulate::{Protocol, Score, patch_day, play_as};
 use tera_opcodes::{DefSet, Discovery, OpcodeMap, Report, Samples};
+use tera_sessions::SessionId;
 
 fn main() {
     let Some(root) = std::env::var_os("TERA_DATA_DIR").map(PathBuf::from) else {
@@ -25,6 +29,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let seeds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
     let packets: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3000);
+    let sessions: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let verbose = std::env::var_os("PATCH_DAYS_VERBOSE").is_some();
     let previous = OpcodeMap::load(root.join("maps/protocol.365100.map")).expect("the corpus map");
     let base = Protocol::load(&root, &previous, 365_100).expect("the corpus defs");
@@ -34,11 +39,25 @@ fn main() {
     let mut totals = [Score::default(); 2];
     for seed in 1..=seeds {
         let truth = patch_day(&previous, seed);
-        let session = play(&base.with_map(&truth), seed, packets);
-        assert!(session.errors.is_empty(), "{:?}", session.errors);
+        let protocol = base.with_map(&truth);
+        let played: Vec<_> = (0..sessions)
+            .map(|k| {
+                let player = if k == 0 {
+                    seed
+                } else {
+                    seed * 1000 + u64::from(k)
+                };
+                let s = play_as(&protocol, player, packets, SessionId(k));
+                assert!(s.errors.is_empty(), "{:?}", s.errors);
+                s
+            })
+            .collect();
         let mut line = format!("seed {seed:>3}:");
         for (k, prior) in [false, true].into_iter().enumerate() {
-            let mut samples = session.samples();
+            let mut samples = Samples::new();
+            for e in played.iter().flat_map(|s| &s.events) {
+                samples.push(e);
+            }
             let mut discovery = Discovery::new(defs.clone());
             if prior {
                 discovery = discovery.previous(previous.clone());

@@ -168,7 +168,8 @@ pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, 
 /// [`LOGIN_ORDER`], given the groups of the names already named there
 /// (`anchored[k]` for position k): in each session, its first packet must
 /// come after those of the names before it and before those after. A
-/// placement that holds between bounds close together is worth more.
+/// placement that holds is worth as much as the bounds single the group
+/// out among the groups of its direction.
 pub(crate) fn login_order(
     order: &Order,
     group: usize,
@@ -200,8 +201,20 @@ pub(crate) fn login_order(
         if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
             bits -= 8.0;
         } else {
-            let span = (hi - lo).max(1) as f64;
-            bits += (list.len() as f64 / span).log2().clamp(0.0, 6.0);
+            // As much as the bounds single the group out: how many groups
+            // of its direction first appear between them, of how many
+            // appear in the session at all.
+            let side = order.client[group];
+            let (mut inside, mut all) = (0usize, 0usize);
+            for (&(session, g), &first) in &order.first {
+                if session == s && order.client[g] == side {
+                    all += 1;
+                    if first > lo && first < hi {
+                        inside += 1;
+                    }
+                }
+            }
+            bits += (all as f64 / inside.max(1) as f64).log2().clamp(0.0, 8.0);
         }
     }
     any.then(|| bits.clamp(-16.0, 12.0))
