@@ -1,12 +1,17 @@
 //! From a captured frame to a TCP segment: link, IP and TCP headers.
 //!
 //! The headers are read by `etherparse` (maintained, no unsafe code, fuzzed
-//! upstream), which takes Ethernet (with VLAN tags), Linux cooked capture
-//! v1, and IPv4 and IPv6 with their extension headers, and trims a frame's
-//! padding by the IP length. Two link layers it does not know are a fixed
-//! header in front of an IP packet or an EtherType: Linux cooked capture v2
-//! (20 bytes, the EtherType first) and BSD loopback (a 4-byte address
-//! family, in either byte order; the IP version nibble tells the rest).
+//! upstream), which takes Ethernet (with VLAN tags) and IPv4 and IPv6 with
+//! their extension headers, and trims a frame's padding by the IP length.
+//! The other link layers are a fixed header in front of an EtherType'd
+//! payload or an IP packet:
+//!
+//! * Linux cooked capture v1 (16 bytes, the EtherType last) and v2 (20
+//!   bytes, the EtherType first). etherparse reads v1 itself but refuses
+//!   hardware types other than Ethernet, such as the loopback type (772)
+//!   that `tcpdump -i any` writes for `lo`; the EtherType is what counts;
+//! * BSD loopback (a 4-byte address family, in either byte order; the IP
+//!   version nibble tells the rest).
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -32,26 +37,39 @@ pub(crate) enum Skip {
 /// 14 on OpenBSD).
 const RAW_BSD: [i32; 2] = [12, 14];
 
-/// Length of a Linux cooked capture v2 header.
+/// Length of a Linux cooked capture v1 header, and where its EtherType is.
+const SLL_LEN: usize = 16;
+const SLL_TYPE_AT: usize = 14;
+
+/// Length of a Linux cooked capture v2 header (its EtherType is first).
 const SLL2_LEN: usize = 20;
 
 /// Length of a BSD loopback header.
 const LOOPBACK_LEN: usize = 4;
+
+/// The packet after a Linux cooked capture header of `len` bytes whose
+/// EtherType is at `type_at`.
+fn cooked(
+    data: &[u8],
+    type_at: usize,
+    len: usize,
+) -> Result<Result<SlicedPacket<'_>, etherparse::err::packet::SliceError>, Skip> {
+    let ether_type = data
+        .get(type_at..)
+        .and_then(|d| d.first_chunk::<2>())
+        .map(|t| EtherType(u16::from_be_bytes(*t)))
+        .ok_or(Skip::Bad)?;
+    let rest = data.get(len..).ok_or(Skip::Bad)?;
+    Ok(SlicedPacket::from_ether_type(ether_type, rest))
+}
 
 /// The TCP segment a frame holds.
 pub(crate) fn segment<'a>(frame: &Frame<'a>) -> Result<Segment<'a>, Skip> {
     let data = frame.data;
     let sliced = match frame.link {
         Linktype::ETHERNET => SlicedPacket::from_ethernet(data),
-        Linktype::LINUX_SLL => SlicedPacket::from_linux_sll(data),
-        Linktype::LINUX_SLL2 => {
-            let ether_type = data
-                .first_chunk::<2>()
-                .map(|t| EtherType(u16::from_be_bytes(*t)))
-                .ok_or(Skip::Bad)?;
-            let rest = data.get(SLL2_LEN..).ok_or(Skip::Bad)?;
-            SlicedPacket::from_ether_type(ether_type, rest)
-        }
+        Linktype::LINUX_SLL => cooked(data, SLL_TYPE_AT, SLL_LEN)?,
+        Linktype::LINUX_SLL2 => cooked(data, 0, SLL2_LEN)?,
         Linktype::NULL | Linktype::LOOP => {
             SlicedPacket::from_ip(data.get(LOOPBACK_LEN..).ok_or(Skip::Bad)?)
         }

@@ -44,9 +44,10 @@ pub struct CaptureStats {
     /// TERA handshakes after which neither key generation gives
     /// `C_CHECK_VERSION` first.
     pub no_check_version: u64,
-    /// Connections refused because the server sent more than 4 KiB before
-    /// the client's first packet.
-    pub early_server: u64,
+    /// TERA handshakes after which a direction sent more than 64 KiB (or
+    /// 1024 segments) before the key generation could be chosen (the
+    /// server sends nothing before the client's first packet).
+    pub early_bytes: u64,
     /// Sessions read (`Start` events).
     pub sessions: u64,
     /// Packets yielded, by direction.

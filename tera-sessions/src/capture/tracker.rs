@@ -384,7 +384,7 @@ impl Deliver<'_> {
                     Refusal::NotTera => &mut self.stats.not_tera,
                     Refusal::HandshakeLost => &mut self.stats.handshake_lost,
                     Refusal::NoCheckVersion => &mut self.stats.no_check_version,
-                    Refusal::EarlyServer => &mut self.stats.early_server,
+                    Refusal::EarlyBytes => &mut self.stats.early_bytes,
                 };
                 *counter += 1;
             }

@@ -55,8 +55,9 @@ enum State {
     Body { packet: Vec<u8>, len: usize },
     /// Skipping the rest of a packet that held lost bytes.
     Discard { remaining: u64 },
-    /// Searching for the next packet in the (decrypted) bytes seen.
-    Resync { seen: Vec<u8> },
+    /// Searching for the next packet in the (decrypted) bytes seen, which
+    /// came in pieces (segments) starting at `starts`.
+    Resync { seen: Vec<u8>, starts: Vec<usize> },
 }
 
 /// One direction's decryption and framing (see the module docs).
@@ -129,8 +130,9 @@ impl Framer {
                     }
                     n
                 }
-                State::Resync { seen } => {
+                State::Resync { seen, starts } => {
                     let at = seen.len();
+                    starts.push(at);
                     seen.extend_from_slice(rest);
                     let (_, new) = seen.split_at_mut(at);
                     self.cipher.apply(new);
@@ -160,7 +162,7 @@ impl Framer {
             State::Header { .. } => None,
             State::Body { packet, len } => Some((*len - packet.len()) as u64),
             State::Discard { remaining } => Some(*remaining),
-            State::Resync { seen } => {
+            State::Resync { seen, .. } => {
                 self.dropped.resync_bytes += seen.len() as u64;
                 None
             }
@@ -173,7 +175,7 @@ impl Framer {
                 remaining: left - len,
             },
             Some(left) if len == left => State::header(),
-            _ => State::Resync { seen: Vec::new() },
+            _ => State::resync(Vec::new()),
         };
     }
 
@@ -195,7 +197,7 @@ impl Framer {
                 offset: self.offset,
                 len: remaining,
             }),
-            State::Resync { seen } => self.dropped.resync_bytes += seen.len() as u64,
+            State::Resync { seen, .. } => self.dropped.resync_bytes += seen.len() as u64,
             State::Header { .. } => {}
         }
     }
@@ -203,13 +205,17 @@ impl Framer {
     /// Looks for the next packet in the bytes seen since the lost header
     /// (`last`: no more will come).
     fn resync(&mut self, known: Option<&OpcodeSet>, last: bool, out: &mut impl FnMut(Output)) {
-        let State::Resync { seen } = &mut self.state else {
+        let State::Resync { seen, starts } = &mut self.state else {
             return;
         };
-        let Some((start, end)) = find_start(seen, known, last) else {
+        let Some((start, end)) = find_start(seen, starts, known, last) else {
             if seen.len() > RESYNC_WINDOW {
                 let half = seen.len() / 2;
                 seen.drain(..half);
+                starts.retain_mut(|s| {
+                    *s = s.wrapping_sub(half);
+                    *s < seen.len()
+                });
                 self.dropped.resync_bytes += half as u64;
             }
             return;
@@ -260,6 +266,13 @@ impl State {
             have: 0,
         }
     }
+
+    fn resync(seen: Vec<u8>) -> State {
+        State::Resync {
+            seen,
+            starts: Vec::new(),
+        }
+    }
 }
 
 /// The state after a whole header: a header-only packet is handed out at
@@ -267,9 +280,7 @@ impl State {
 fn start_packet(header: [u8; HEADER_LEN], available: usize, out: &mut impl FnMut(Output)) -> State {
     let len = usize::from(u16::from_le_bytes([header[0], header[1]]));
     if len < HEADER_LEN {
-        return State::Resync {
-            seen: header.to_vec(),
-        };
+        return State::resync(header.to_vec());
     }
     if len == HEADER_LEN {
         out(Output::Packet(header.to_vec()));

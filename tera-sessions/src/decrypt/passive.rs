@@ -22,9 +22,15 @@ const SERVER_HANDSHAKE: usize = HELLO.len() + 2 * KEY_LEN;
 /// The client's handshake bytes: two keys.
 const CLIENT_HANDSHAKE: usize = 2 * KEY_LEN;
 
-/// Bytes the server may send after its handshake before the client's first
-/// packet decides the key generation (servers send nothing then).
-const MAX_EARLY_SERVER: usize = 4096;
+/// Bytes of a direction kept after its handshake until the key generation
+/// is chosen: the server sends nothing before the client's first packet,
+/// but a capture may deliver its bytes first (the client's first segment
+/// captured late).
+pub(crate) const MAX_EARLY: usize = 64 * 1024;
+
+/// Pieces of a direction kept after its handshake until the key
+/// generation is chosen.
+const MAX_EARLY_PIECES: usize = 1024;
 
 /// Why a connection is not read as a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,9 +41,9 @@ pub(crate) enum Refusal {
     HandshakeLost,
     /// No key generation gives `C_CHECK_VERSION` first.
     NoCheckVersion,
-    /// The server sent more than [`MAX_EARLY_SERVER`] bytes before the
-    /// client's first packet.
-    EarlyServer,
+    /// A direction sent more than [`MAX_EARLY`] bytes (or
+    /// [`MAX_EARLY_PIECES`] pieces) before the generation could be chosen.
+    EarlyBytes,
 }
 
 /// Where a passive reading stands.
@@ -56,30 +62,43 @@ pub(crate) enum Progress {
     Ignored,
 }
 
-/// What a chosen-generation candidate holds.
+/// What a key generation derives before it is chosen.
 struct Candidate {
     generation: KeyGeneration,
     client: Pike,
     server: ServerSeed,
 }
 
-/// Early server bytes, kept until the generation is chosen.
+/// Bytes after the handshake, kept until the generation is chosen.
 #[derive(Debug)]
 enum Early {
     Data(Vec<u8>),
     Lost(u64),
 }
 
+/// One direction while the session starts.
+#[derive(Debug, Default)]
+struct Side {
+    /// Its handshake bytes so far.
+    handshake: Vec<u8>,
+    /// What came after them.
+    early: Vec<Early>,
+    early_bytes: usize,
+}
+
+impl Side {
+    fn handshake_done(&self, need: usize) -> bool {
+        self.handshake.len() >= need
+    }
+}
+
 enum Phase {
-    Handshake {
-        server: Vec<u8>,
-        client: Vec<u8>,
-    },
-    Choosing {
-        candidates: Box<[Candidate; 2]>,
-        client: Vec<u8>,
-        server: Vec<Early>,
-        server_bytes: usize,
+    /// Reading the handshakes; choosing the generation once they are whole.
+    Starting {
+        /// Client to server, server to client.
+        sides: Box<[Side; 2]>,
+        /// Both generations' client ciphers, once the keys are known.
+        candidates: Option<Box<[Candidate; 2]>>,
     },
     Running(Box<[Framer; 2]>),
     Ignored,
@@ -88,8 +107,7 @@ enum Phase {
 impl core::fmt::Debug for Phase {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
-            Phase::Handshake { .. } => "Handshake",
-            Phase::Choosing { .. } => "Choosing",
+            Phase::Starting { .. } => "Starting",
             Phase::Running(_) => "Running",
             Phase::Ignored => "Ignored",
         })
@@ -105,9 +123,9 @@ pub(crate) struct Passive {
 impl Default for Passive {
     fn default() -> Self {
         Passive {
-            phase: Phase::Handshake {
-                server: Vec::new(),
-                client: Vec::new(),
+            phase: Phase::Starting {
+                sides: Box::default(),
+                candidates: None,
             },
         }
     }
@@ -117,6 +135,14 @@ fn index(dir: Direction) -> usize {
     match dir {
         Direction::ClientToServer => 0,
         Direction::ServerToClient => 1,
+    }
+}
+
+/// The handshake bytes a direction sends.
+fn handshake_len(dir: Direction) -> usize {
+    match dir {
+        Direction::ClientToServer => CLIENT_HANDSHAKE,
+        Direction::ServerToClient => SERVER_HANDSHAKE,
     }
 }
 
@@ -154,55 +180,34 @@ impl Passive {
         known: Option<&OpcodeSet>,
         out: &mut impl FnMut(Direction, Output),
     ) -> Progress {
-        match &mut self.phase {
+        let sides = match &mut self.phase {
             Phase::Running(framers) => {
                 if let Some(framer) = framers.get_mut(index(dir)) {
                     framer.data(bytes, known, &mut |o| out(dir, o));
                 }
-                Progress::Running
+                return Progress::Running;
             }
-            Phase::Ignored => Progress::Ignored,
-            Phase::Handshake { server, client } => {
-                let (buf, need) = match dir {
-                    Direction::ServerToClient => (server, SERVER_HANDSHAKE),
-                    Direction::ClientToServer => (client, CLIENT_HANDSHAKE),
-                };
-                let n = (need - buf.len()).min(bytes.len());
-                let (now, rest) = bytes.split_at(n);
-                buf.extend_from_slice(now);
-                if dir == Direction::ServerToClient
-                    && buf.len() >= HELLO.len()
-                    && buf.get(..HELLO.len()) != Some(&HELLO[..])
-                {
-                    return self.refuse(Refusal::NotTera);
-                }
-                self.after_handshake();
-                if rest.is_empty() {
-                    Progress::Pending
-                } else {
-                    self.data(dir, rest, known, out)
-                }
-            }
-            Phase::Choosing {
-                client,
-                server,
-                server_bytes,
-                ..
-            } => match dir {
-                Direction::ClientToServer => {
-                    client.extend_from_slice(bytes);
-                    self.choose(known, out)
-                }
-                Direction::ServerToClient => {
-                    *server_bytes += bytes.len();
-                    if *server_bytes > MAX_EARLY_SERVER {
-                        return self.refuse(Refusal::EarlyServer);
-                    }
-                    server.push(Early::Data(bytes.to_vec()));
-                    Progress::Pending
-                }
-            },
+            Phase::Ignored => return Progress::Ignored,
+            Phase::Starting { sides, .. } => sides,
+        };
+        let Some(side) = sides.get_mut(index(dir)) else {
+            return Progress::Pending;
+        };
+        let need = handshake_len(dir);
+        let n = need.saturating_sub(side.handshake.len()).min(bytes.len());
+        let (now, rest) = bytes.split_at(n);
+        side.handshake.extend_from_slice(now);
+        if dir == Direction::ServerToClient
+            && side.handshake.len() >= HELLO.len()
+            && side.handshake.get(..HELLO.len()) != Some(&HELLO[..])
+        {
+            return self.refuse(Refusal::NotTera);
         }
+        if !rest.is_empty() {
+            side.early_bytes += rest.len();
+            side.early.push(Early::Data(rest.to_vec()));
+        }
+        self.start(known, out)
     }
 
     /// The next `len` bytes of direction `dir` were not seen.
@@ -212,23 +217,24 @@ impl Passive {
         len: u64,
         out: &mut impl FnMut(Direction, Output),
     ) -> Progress {
-        match &mut self.phase {
+        let sides = match &mut self.phase {
             Phase::Running(framers) => {
                 if let Some(framer) = framers.get_mut(index(dir)) {
                     framer.lost(len, &mut |o| out(dir, o));
                 }
-                Progress::Running
+                return Progress::Running;
             }
-            Phase::Ignored => Progress::Ignored,
-            Phase::Handshake { .. } => self.refuse(Refusal::HandshakeLost),
-            Phase::Choosing { server, .. } => match dir {
-                Direction::ClientToServer => self.refuse(Refusal::HandshakeLost),
-                Direction::ServerToClient => {
-                    server.push(Early::Lost(len));
-                    Progress::Pending
-                }
-            },
+            Phase::Ignored => return Progress::Ignored,
+            Phase::Starting { sides, .. } => sides,
+        };
+        let Some(side) = sides.get_mut(index(dir)) else {
+            return Progress::Pending;
+        };
+        if !side.handshake_done(handshake_len(dir)) {
+            return self.refuse(Refusal::HandshakeLost);
         }
+        side.early.push(Early::Lost(len));
+        self.start(None, out)
     }
 
     /// Both directions ended.
@@ -244,94 +250,109 @@ impl Passive {
         }
     }
 
-    /// Moves on to choosing once both handshakes are whole.
-    fn after_handshake(&mut self) {
-        let Phase::Handshake { server, client } = &self.phase else {
-            return;
-        };
-        if server.len() < SERVER_HANDSHAKE || client.len() < CLIENT_HANDSHAKE {
-            return;
-        }
-        let key = |bytes: &[u8], at: usize| -> [u8; KEY_LEN] {
-            let mut key = [0; KEY_LEN];
-            if let Some(src) = bytes.get(at..at + KEY_LEN) {
-                key.copy_from_slice(src);
-            }
-            key
-        };
-        let keys = SessionKeys {
-            client_key1: key(client, 0),
-            server_key1: key(server, HELLO.len()),
-            client_key2: key(client, KEY_LEN),
-            server_key2: key(server, HELLO.len() + KEY_LEN),
-        };
-        let candidates = KeyGeneration::ALL.map(|generation| {
-            let (client, server) = keys.derive_client(generation);
-            Candidate {
-                generation,
-                client,
-                server,
-            }
-        });
-        self.phase = Phase::Choosing {
-            candidates: Box::new(candidates),
-            client: Vec::new(),
-            server: Vec::new(),
-            server_bytes: 0,
-        };
-    }
-
-    /// Chooses the generation once the client's first header is there, and
-    /// decrypts what waited.
-    fn choose(
+    /// Moves the start on: derives both generations' ciphers once both
+    /// handshakes are whole, and chooses one once the client's first
+    /// header is there.
+    fn start(
         &mut self,
         known: Option<&OpcodeSet>,
         out: &mut impl FnMut(Direction, Output),
     ) -> Progress {
-        let Phase::Choosing {
-            candidates, client, ..
-        } = &mut self.phase
-        else {
-            return Progress::Pending;
+        let Phase::Starting { sides, candidates } = &mut self.phase else {
+            return Progress::Ignored;
         };
-        let Some(head) = client.first_chunk::<4>() else {
+        if sides
+            .iter()
+            .any(|s| s.early_bytes > MAX_EARLY || s.early.len() > MAX_EARLY_PIECES)
+        {
+            return self.refuse(Refusal::EarlyBytes);
+        }
+        let [client, server] = &**sides;
+        if !client.handshake_done(CLIENT_HANDSHAKE) || !server.handshake_done(SERVER_HANDSHAKE) {
             return Progress::Pending;
-        };
-        let chosen = candidates.iter().position(|c| {
-            let mut header = *head;
+        }
+        let candidates =
+            candidates.get_or_insert_with(|| derive(&client.handshake, &server.handshake));
+        // The client's first header, if it came whole before any loss.
+        let mut head = [0u8; 4];
+        let mut have = 0;
+        for piece in &client.early {
+            match piece {
+                Early::Data(bytes) => {
+                    for (dst, src) in head.iter_mut().skip(have).zip(bytes) {
+                        *dst = *src;
+                        have += 1;
+                    }
+                }
+                Early::Lost(_) if have < head.len() => return self.refuse(Refusal::HandshakeLost),
+                Early::Lost(_) => {}
+            }
+        }
+        if have < head.len() {
+            return Progress::Pending;
+        }
+        let Some(chosen) = candidates.iter().position(|c| {
+            let mut header = head;
             c.client.clone().apply(&mut header);
             u16::from_le_bytes([header[2], header[3]]) == C_CHECK_VERSION
                 && usize::from(u16::from_le_bytes([header[0], header[1]])) >= 4
-        });
-        let Some(chosen) = chosen else {
+        }) else {
             return self.refuse(Refusal::NoCheckVersion);
         };
-        let Phase::Choosing {
-            candidates,
-            client,
-            server,
-            ..
-        } = std::mem::replace(&mut self.phase, Phase::Ignored)
+        let Phase::Starting { sides, candidates } =
+            std::mem::replace(&mut self.phase, Phase::Ignored)
         else {
-            return Progress::Pending;
+            return Progress::Ignored;
+        };
+        let Some(candidates) = candidates else {
+            return Progress::Ignored;
         };
         let [first, second] = *candidates;
-        let Candidate {
-            generation,
-            client: client_cipher,
-            server: seed,
-        } = if chosen == 0 { first } else { second };
-        let mut framers = Box::new([Framer::new(client_cipher), Framer::new(seed.cipher())]);
+        let chosen = if chosen == 0 { first } else { second };
+        let mut framers = Box::new([
+            Framer::new(chosen.client),
+            Framer::new(chosen.server.cipher()),
+        ]);
+        let [client_side, server_side] = *sides;
         let [to_server, to_client] = &mut *framers;
-        to_server.data(&client, known, &mut |o| out(Direction::ClientToServer, o));
-        for early in server {
-            let mut emit = |o| out(Direction::ServerToClient, o);
-            match early {
-                Early::Data(bytes) => to_client.data(&bytes, known, &mut emit),
-                Early::Lost(len) => to_client.lost(len, &mut emit),
+        for (framer, side, dir) in [
+            (to_server, client_side, Direction::ClientToServer),
+            (to_client, server_side, Direction::ServerToClient),
+        ] {
+            let mut emit = |o| out(dir, o);
+            for piece in side.early {
+                match piece {
+                    Early::Data(bytes) => framer.data(&bytes, known, &mut emit),
+                    Early::Lost(len) => framer.lost(len, &mut emit),
+                }
             }
         }
         self.phase = Phase::Running(framers);
-        Progress::Started(generation)
+        Progress::Started(chosen.generation)
     }
+}
+
+/// Both generations' client ciphers from the handshake bytes.
+fn derive(client: &[u8], server: &[u8]) -> Box<[Candidate; 2]> {
+    let key = |bytes: &[u8], at: usize| -> [u8; KEY_LEN] {
+        let mut key = [0; KEY_LEN];
+        if let Some(src) = bytes.get(at..at + KEY_LEN) {
+            key.copy_from_slice(src);
+        }
+        key
+    };
+    let keys = SessionKeys {
+        client_key1: key(client, 0),
+        server_key1: key(server, HELLO.len()),
+        client_key2: key(client, KEY_LEN),
+        server_key2: key(server, HELLO.len() + KEY_LEN),
+    };
+    Box::new(KeyGeneration::ALL.map(|generation| {
+        let (client, server) = keys.derive_client(generation);
+        Candidate {
+            generation,
+            client,
+            server,
+        }
+    }))
 }

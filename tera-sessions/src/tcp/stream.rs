@@ -236,7 +236,8 @@ impl Stream {
     /// Reports as lost the bytes before `limit` that the peer acknowledged
     /// and that were never seen.
     fn settle(&mut self, limit: u64, budget: &mut Budget, sink: &mut impl StreamSink) {
-        let proven = self.acked.min(limit);
+        // The FIN takes a sequence number but is no byte.
+        let proven = self.acked.min(limit).min(self.fin.unwrap_or(u64::MAX));
         while proven > self.offset {
             let hole_end = self
                 .pending
