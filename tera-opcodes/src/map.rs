@@ -34,13 +34,17 @@ impl OpcodeMap {
 
     /// Reads a `protocol.REV.map` file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, MapError> {
-        let map = load_map_file(path.as_ref()).map_err(|r| MapError::Parse(Box::new(r)))?;
+        let map = load_map_file(path.as_ref())
+            .into_result()
+            .map_err(|r| MapError::Parse(Box::new(r)))?;
         Self::from_file(map)
     }
 
     /// Parses the text of a map; `file_name` is `protocol.REV.map`.
     pub fn parse(file_name: &str, source: &str) -> Result<Self, MapError> {
-        let map = parse_map(file_name, source).map_err(|r| MapError::Parse(Box::new(r)))?;
+        let map = parse_map(file_name, source)
+            .into_result()
+            .map_err(|r| MapError::Parse(Box::new(r)))?;
         Self::from_file(map)
     }
 
