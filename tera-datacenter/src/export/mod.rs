@@ -6,7 +6,8 @@ mod xml;
 
 use std::io::{self, Write};
 
-use crate::{Address, Element};
+use crate::problem::Problem;
+use crate::tree::Element;
 
 /// Output format of [`export`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,9 +44,10 @@ pub enum ExportError {
     /// The writer failed.
     #[error("writing the export: {0}")]
     Io(#[from] io::Error),
-    /// A node is below itself: exporting would never end.
-    #[error("node {0} is below itself (a cycle)")]
-    Cycle(Address),
+    /// The tree cannot be walked to its end: a node is below itself (a
+    /// [`ProblemKind::Cycle`](crate::ProblemKind::Cycle)).
+    #[error(transparent)]
+    Format(#[from] Problem),
 }
 
 /// How often (in elements) the progress callback is called.
@@ -195,7 +197,7 @@ fn walk(
                     let sep = if top.2 { Sep::Comma } else { Sep::Open };
                     top.2 = true;
                     if std::mem::replace(&mut on_path[dc.node_ordinal(child.address())], true) {
-                        return Err(ExportError::Cycle(child.address()));
+                        return Err(top.0.cycle().into());
                     }
                     emit.begin(&mut sink, &child, base + stack.len(), sep)?;
                     elements += 1;
