@@ -41,7 +41,8 @@ pub fn string_hash(units: impl IntoIterator<Item = u16>) -> u32 {
 }
 
 /// The 14-bit hash a string attribute stores in its extended type code: the
-/// string hash of the case-folded string, masked with `0x3fff`.
+/// string hash of the case-folded string, masked to the 14 bits of the
+/// extended code.
 pub fn value_hash(units: impl IntoIterator<Item = u16>) -> u16 {
     (units.into_iter().map(fold_case).fold(0, step) & u32::from(EXTENDED_MAX)) as u16
 }

@@ -74,6 +74,34 @@ pub(crate) struct Layout {
     pub footer: usize,
 }
 
+/// Fields read one after another from bytes already taken by a [`Cursor`].
+struct Fields<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Fields<'a> {
+    fn at(b: &'a [u8], pos: usize) -> Self {
+        Fields { b, pos }
+    }
+
+    fn u16(&mut self) -> u16 {
+        self.pos += 2;
+        u16_at(self.b, self.pos - 2)
+    }
+
+    fn u32(&mut self) -> u32 {
+        self.pos += 4;
+        u32_at(self.b, self.pos - 4)
+    }
+
+    fn f64(&mut self) -> f64 {
+        let low = self.u32();
+        let high = self.u32();
+        f64::from_bits(u64::from(high) << 32 | u64::from(low))
+    }
+}
+
 struct Cursor<'a> {
     b: &'a [u8],
     pos: usize,
@@ -109,8 +137,9 @@ impl Cursor<'_> {
         let mut segments = Vec::with_capacity((count as usize).min(self.b.len() / 8));
         for i in 0..count {
             let header = self.take(8, what)?;
-            let capacity = u32_at(self.b, header);
-            let used = u32_at(self.b, header + 4);
+            let mut fields = Fields::at(self.b, header);
+            let capacity = fields.u32();
+            let used = fields.u32();
             if used > capacity {
                 return Err(Problem::new(
                     header,
@@ -167,7 +196,8 @@ impl Cursor<'_> {
 pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Problem> {
     let mut c = Cursor { b, pos: 0 };
     let o = c.take(12, "header")?;
-    let version = match u32_at(b, o) as i32 {
+    let mut fields = Fields::at(b, o);
+    let version = match fields.u32() as i32 {
         3 => Version::V3,
         6 => Version::V6,
         v => {
@@ -178,18 +208,18 @@ pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Problem> {
             ));
         }
     };
-    let timestamp = f64::from_le_bytes(b[o + 4..o + 12].try_into().expect("8 bytes"));
+    let timestamp = fields.f64();
     let revision = match version {
         Version::V6 => Some(c.u32("header")?),
         Version::V3 => None,
     };
-    let o = c.take(16, "header")?;
+    let mut fields = Fields::at(b, c.take(16, "header")?);
     let unknown = [
-        u16_at(b, o) as i16 as i32,
-        u16_at(b, o + 2) as i16 as i32,
-        u32_at(b, o + 4) as i32,
-        u32_at(b, o + 8) as i32,
-        u32_at(b, o + 12) as i32,
+        fields.u16() as i16 as i32,
+        fields.u16() as i16 as i32,
+        fields.u32() as i32,
+        fields.u32() as i32,
+        fields.u32() as i32,
     ];
     let header = Header {
         version,

@@ -176,7 +176,7 @@ impl NodeRecord {
     }
 
     /// The record's bytes: the first [`Arch::node_size`] of the array.
-    pub(crate) fn to_bytes(&self, arch: Arch) -> [u8; NODE_SIZE_MAX] {
+    pub(crate) fn to_bytes(self, arch: Arch) -> [u8; NODE_SIZE_MAX] {
         let mut r = [0; NODE_SIZE_MAX];
         let keys = self.key << KEY_SHIFT | u16::from(self.flags) & FLAGS_MASK;
         let mut put = |field: NodeField, bytes: &[u8]| {

@@ -481,7 +481,9 @@ impl<'d> Attribute<'d> {
         self.offset
     }
 
-    /// The raw type info: `extended << 2 | type_code`.
+    /// The raw type field: the type code (1 int, 2 float, 3 string) in its
+    /// low two bits, the extended code (the boolean flag of an int, the
+    /// value hash of a string) above them.
     pub fn type_info(&self) -> u16 {
         AttributeRecord::read(self.dc.bytes, self.offset).type_info()
     }
