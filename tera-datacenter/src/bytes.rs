@@ -2,11 +2,11 @@
 //! bounds; a slip panics rather than reading elsewhere).
 
 pub(crate) fn u16_at(b: &[u8], o: usize) -> u16 {
-    u16::from_le_bytes([b[o], b[o + 1]])
+    u16::from_le_bytes(*b[o..].first_chunk().expect("checked bounds"))
 }
 
 pub(crate) fn u32_at(b: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+    u32::from_le_bytes(*b[o..].first_chunk().expect("checked bounds"))
 }
 
 pub(crate) fn put16(out: &mut Vec<u8>, v: u16) {

@@ -156,7 +156,7 @@ impl NodeRecord {
     /// The record at byte `o`.
     #[inline]
     pub(crate) fn read(b: &[u8], o: usize, arch: Arch) -> Self {
-        let keys = u16_at(b, o + NodeField::Keys.offset(arch));
+        let keys = u16_at(b, NodeField::Keys.at(o, arch));
         NodeRecord {
             name: Self::read_name(b, o),
             key: keys >> KEY_SHIFT,
