@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use tera_net::KeyGeneration;
+
 use crate::dynamic::DefSource;
 use crate::faults::FaultPolicy;
 use crate::version::MapSource;
@@ -30,6 +32,10 @@ pub struct ProxyConfig {
     /// [`Settings`](crate::Settings)). Default `None`: mods keep their
     /// default settings and nothing is saved.
     pub settings_dir: Option<PathBuf>,
+    /// The key constants both sides derive their ciphers with: clients
+    /// before major patch 45 use [`KeyGeneration::Old`]. Default
+    /// [`KeyGeneration::Current`].
+    pub key_generation: KeyGeneration,
 }
 
 impl Default for ProxyConfig {
@@ -42,6 +48,7 @@ impl Default for ProxyConfig {
             fault_policy: FaultPolicy::DisableMod,
             defs: DefSource::None,
             settings_dir: None,
+            key_generation: KeyGeneration::Current,
         }
     }
 }
