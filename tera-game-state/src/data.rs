@@ -38,14 +38,23 @@ pub enum DataError {
         #[source]
         source: std::io::Error,
     },
-    /// The `.dat` or `.dec` is not a valid data center.
+    /// The `.dat` does not decrypt and inflate with its key.
+    #[error("{path}: cannot decrypt it")]
+    Dat {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: tera_datacenter::DatError,
+    },
+    /// The `.dec` (or what the `.dat` holds) is not a valid data center.
     #[error("{path}: not a data center")]
     DataCenter {
         /// The file.
         path: PathBuf,
         /// Why.
         #[source]
-        source: tera_datacenter::Error,
+        source: tera_datacenter::Problem,
     },
     /// The sheets could not be read or packed.
     #[error("{path}: the sheets cannot be read")]
