@@ -78,7 +78,7 @@ async fn skill_resets_lets_the_game_message_through_when_its_settings_say_so() {
         r#type: 6,
         skill: 120_100,
     });
-    let ex = exchange(conn, &[], &[reset.clone()]).await;
+    let ex = exchange(conn, &[], std::slice::from_ref(&reset)).await;
     ex.result.unwrap();
     assert_eq!(ex.client_got.len(), 2, "the notice and the game's message");
     assert!(is::<s_dungeon_event_message::V2>(&ex.client_got[0]));
