@@ -12,8 +12,9 @@
 //!   was lost or forged, each direction's packets are the first packets
 //!   that direction sent, byte for byte.
 //!
-//! Both run under small caps (`LIMITS`), so that the fuzzer reaches them;
-//! memory stays within libFuzzer's RSS limit.
+//! Both run under small caps (`LIMITS`), so that the fuzzer reaches them:
+//! the out-of-order bytes held are checked against their cap after every
+//! segment, and memory stays within libFuzzer's RSS limit.
 #![no_main]
 
 use std::io::Cursor;
@@ -108,6 +109,7 @@ fn segments(flags: u8, ops: &[u8]) {
     let mut events = Vec::new();
     let mut push = |tracker: &mut Tracker, events: &mut Vec<Event>, s: Segment<'_>| {
         tracker.push(&s);
+        assert!(tracker.buffered() <= LIMITS.max_out_of_order_total, "the out-of-order cap holds");
         while let Some(e) = tracker.pop() {
             events.push(e);
         }
