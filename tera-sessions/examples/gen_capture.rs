@@ -2,8 +2,16 @@
 //! capture bench (`benches/capture.rs`); the file is not committed.
 //!
 //! ```text
-//! cargo run --release -p tera-sessions --example gen_capture -- OUT.pcap [MEGABYTES] [SESSIONS_AT_ONCE]
+//! cargo run --release -p tera-sessions --example gen_capture -- OUT.pcap [MEGABYTES] [SESSIONS_AT_ONCE] [VECTORS MAP]
 //! ```
+//!
+//! With `VECTORS` (a JSONL file of packets: `def` and `hex`, as
+//! `../shared/vectors/corpus.jsonl`) and `MAP` (a protocol map, as
+//! `../shared/tera-data/maps/protocol.365100.map`), the packets are real
+//! ones: those of the vectors whose name the map has, with the map's
+//! opcodes, after a `C_CHECK_VERSION` announcing the map's revision; so
+//! that a reader with the defs names and decodes them. Without, their
+//! bodies are random bytes under opcodes 20000 to 21999.
 //!
 //! Sessions (half with the old key generation) run `SESSIONS_AT_ONCE` at a
 //! time (default 32) until the file holds `MEGABYTES` (default 1100), each
@@ -57,6 +65,9 @@ struct Generator<W: Write> {
     time: i64,
     bytes: u64,
     packets: [u64; 2],
+    /// Real packets to send, by direction (client first), and the
+    /// revision their map is of.
+    real: Option<([Vec<Vec<u8>>; 2], u32)>,
 }
 
 fn index(dir: Direction) -> usize {
@@ -149,6 +160,14 @@ impl<W: Write> Generator<W> {
         let count = 1 + self.rng.below(8);
         let mut wire = Vec::new();
         for _ in 0..count {
+            if let Some((real, _)) = &self.real {
+                let pool = &real[index(dir)];
+                if let Some(p) = pool.get(self.rng.below(pool.len() as u64) as usize) {
+                    wire.extend_from_slice(p);
+                    self.packets[index(dir)] += 1;
+                }
+                continue;
+            }
             let len = match self.rng.below(20) {
                 0 => 1000 + self.rng.below(7000),
                 1..=4 => 300 + self.rng.below(700),
@@ -172,6 +191,74 @@ impl<W: Write> Generator<W> {
     }
 }
 
+/// `C_CHECK_VERSION` announcing `revision` (entries of index 0 and 1).
+fn check_version(revision: u32) -> Vec<u8> {
+    let mut body = vec![2, 0, 8, 0];
+    for (i, value) in [(0u32, revision), (1, 0)] {
+        let here = 8 + 12 * i as u16;
+        let next = if i == 0 { here + 12 } else { 0 };
+        body.extend_from_slice(&here.to_le_bytes());
+        body.extend_from_slice(&next.to_le_bytes());
+        body.extend_from_slice(&i.to_le_bytes());
+        body.extend_from_slice(&value.to_le_bytes());
+    }
+    packet(19900, &body)
+}
+
+/// The packets of `vectors` whose name `map` has, with its opcodes, by
+/// direction; and the map's revision (from its file name,
+/// `protocol.REVISION.map`).
+fn real_packets(vectors: &str, map: &str) -> std::io::Result<([Vec<Vec<u8>>; 2], u32)> {
+    let invalid = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let revision = map
+        .rsplit('/')
+        .next()
+        .and_then(|f| f.strip_prefix("protocol."))
+        .and_then(|f| f.strip_suffix(".map"))
+        .and_then(|r| r.parse().ok())
+        .ok_or_else(|| invalid(format!("{map}: not protocol.REVISION.map")))?;
+    let mut codes = std::collections::HashMap::new();
+    for line in std::fs::read_to_string(map)?.lines() {
+        let line = line.split('#').next().unwrap_or("");
+        let mut words = line
+            .split(|c: char| c == '=' || c.is_whitespace())
+            .filter(|w| !w.is_empty());
+        if let (Some(name), Some(code)) = (words.next(), words.next())
+            && let Ok(code) = code.parse::<u16>()
+        {
+            codes.insert(name.to_owned(), code);
+        }
+    }
+    let mut real: [Vec<Vec<u8>>; 2] = Default::default();
+    for line in std::fs::read_to_string(vectors)?.lines() {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| invalid(e.to_string()))?;
+        let (Some(def), Some(hex)) = (v["def"].as_str(), v["hex"].as_str()) else {
+            continue;
+        };
+        let name = def.split('.').next().unwrap_or("");
+        let (Some(&code), Some(dir)) = (codes.get(name), name.get(..2)) else {
+            continue;
+        };
+        let i = match dir {
+            "C_" => 0,
+            "S_" => 1,
+            _ => continue,
+        };
+        let mut bytes: Vec<u8> = (0..hex.len() / 2)
+            .filter_map(|k| u8::from_str_radix(hex.get(2 * k..2 * k + 2)?, 16).ok())
+            .collect();
+        if bytes.len() >= 4 {
+            bytes[2..4].copy_from_slice(&code.to_le_bytes());
+            real[i].push(bytes);
+        }
+    }
+    if real.iter().any(Vec::is_empty) {
+        return Err(invalid("no packets of the map in the vectors".to_owned()));
+    }
+    Ok((real, revision))
+}
+
 fn packet(opcode: u16, body: &[u8]) -> Vec<u8> {
     let mut p = ((body.len() + 4) as u16).to_le_bytes().to_vec();
     p.extend_from_slice(&opcode.to_le_bytes());
@@ -179,7 +266,11 @@ fn packet(opcode: u16, body: &[u8]) -> Vec<u8> {
     p
 }
 
-fn run(path: &str, megabytes: u64, at_once: usize) -> std::io::Result<()> {
+fn run(path: &str, megabytes: u64, at_once: usize, real: Option<&[String]>) -> std::io::Result<()> {
+    let real = match real {
+        Some([vectors, map]) => Some(real_packets(vectors, map)?),
+        _ => None,
+    };
     let out = PcapWriter::new(
         BufWriter::with_capacity(1 << 20, File::create(path)?),
         LinkKind::Ethernet,
@@ -190,6 +281,7 @@ fn run(path: &str, megabytes: u64, at_once: usize) -> std::io::Result<()> {
         time: 1_700_000_000_000_000_000,
         bytes: 24,
         packets: [0; 2],
+        real,
     };
     let target = megabytes * 1_000_000;
     let per_session = (target / (at_once as u64 * 3)).max(1 << 20);
@@ -222,7 +314,7 @@ fn run(path: &str, megabytes: u64, at_once: usize) -> std::io::Result<()> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: gen_capture OUT.pcap [MEGABYTES] [SESSIONS_AT_ONCE]");
+        eprintln!("usage: gen_capture OUT.pcap [MEGABYTES] [SESSIONS_AT_ONCE] [VECTORS MAP]");
         return ExitCode::from(2);
     };
     let megabytes = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1100);
@@ -231,7 +323,7 @@ fn main() -> ExitCode {
         .and_then(|a| a.parse().ok())
         .unwrap_or(32)
         .max(1);
-    match run(path, megabytes, at_once) {
+    match run(path, megabytes, at_once, args.get(3..5)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("gen_capture: {e}");
