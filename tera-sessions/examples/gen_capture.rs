@@ -132,10 +132,8 @@ impl<W: Write> Generator<W> {
         self.segment(&mut live, S, &keys.server_key1, false, false)?;
         self.segment(&mut live, C, &keys.client_key2, false, false)?;
         self.segment(&mut live, S, &keys.server_key2, false, false)?;
-        let mut first = packet(
-            19900,
-            &[2, 0, 8, 0, 8, 0, 20, 0, 0, 0, 0, 0, 0x12, 0x96, 5, 0],
-        );
+        let revision = self.real.as_ref().map_or(366_000, |(_, r)| *r);
+        let mut first = check_version(revision);
         self.send(&mut live, C, &mut first)?;
         Ok(live)
     }
