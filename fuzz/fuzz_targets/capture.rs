@@ -60,9 +60,16 @@ fn play(generation: KeyGeneration) -> Played {
         [&HELLO[..], &keys.server_key1[..], &keys.server_key2[..]].concat(),
     ];
     let mut sent: [Vec<Vec<u8>>; 2] = Default::default();
-    let mut script = vec![(Direction::ClientToServer, packet(19900, &[2, 0, 8, 0, 1, 2, 3, 4]))];
+    let mut script = vec![(
+        Direction::ClientToServer,
+        packet(19900, &[2, 0, 8, 0, 1, 2, 3, 4]),
+    )];
     for i in 0..24u16 {
-        let dir = if i % 3 == 0 { Direction::ServerToClient } else { Direction::ClientToServer };
+        let dir = if i % 3 == 0 {
+            Direction::ServerToClient
+        } else {
+            Direction::ClientToServer
+        };
         let body: Vec<u8> = (0..(i * 37) % 300).map(|b| (b as u8) ^ (i as u8)).collect();
         script.push((dir, packet(20000 + i, &body)));
     }
@@ -99,17 +106,34 @@ fn file(bytes: &[u8]) {
 }
 
 fn segments(flags: u8, ops: &[u8]) {
-    let generation = if flags & 2 == 0 { KeyGeneration::Current } else { KeyGeneration::Old };
+    let generation = if flags & 2 == 0 {
+        KeyGeneration::Current
+    } else {
+        KeyGeneration::Old
+    };
     let played = played(generation);
-    let client: SocketAddr = "10.0.0.2:50000".parse().unwrap_or(SocketAddr::from(([0; 4], 0)));
-    let server: SocketAddr = "10.0.0.1:7801".parse().unwrap_or(SocketAddr::from(([0; 4], 0)));
+    let client: SocketAddr = "10.0.0.2:50000"
+        .parse()
+        .unwrap_or(SocketAddr::from(([0; 4], 0)));
+    let server: SocketAddr = "10.0.0.1:7801"
+        .parse()
+        .unwrap_or(SocketAddr::from(([0; 4], 0)));
     let isn = [0xffff_ff00u32, 0x7fff_fff0];
-    let ends = |i: usize| if i == 0 { (client, server) } else { (server, client) };
+    let ends = |i: usize| {
+        if i == 0 {
+            (client, server)
+        } else {
+            (server, client)
+        }
+    };
     let mut tracker = Tracker::new(LIMITS, None);
     let mut events = Vec::new();
-    let mut push = |tracker: &mut Tracker, events: &mut Vec<Event>, s: Segment<'_>| {
+    let push = |tracker: &mut Tracker, events: &mut Vec<Event>, s: Segment<'_>| {
         tracker.push(&s);
-        assert!(tracker.buffered() <= LIMITS.max_out_of_order_total, "the out-of-order cap holds");
+        assert!(
+            tracker.buffered() <= LIMITS.max_out_of_order_total,
+            "the out-of-order cap holds"
+        );
         while let Some(e) = tracker.pop() {
             events.push(e);
         }
@@ -117,7 +141,17 @@ fn segments(flags: u8, ops: &[u8]) {
     let time = Timestamp(0);
     for (i, syn_ack) in [(0, None), (1, Some(isn[0].wrapping_add(1)))] {
         let (source, destination) = ends(i);
-        let seg = Segment { time, source, destination, seq: isn[i], ack: syn_ack, syn: true, fin: false, rst: false, payload: &[] };
+        let seg = Segment {
+            time,
+            source,
+            destination,
+            seq: isn[i],
+            ack: syn_ack,
+            syn: true,
+            fin: false,
+            rst: false,
+            payload: &[],
+        };
         push(&mut tracker, &mut events, seg);
     }
     let mut cursor = [0usize; 2];
@@ -129,11 +163,11 @@ fn segments(flags: u8, ops: &[u8]) {
         let wire = &played.wire[i];
         let (source, destination) = ends(i);
         let len = usize::from(*a) * 4 + usize::from(*b & 3);
-        let (from, forged) = match op >> 1 & 3 {
+        let from = match op >> 1 & 3 {
             // The next bytes, in order.
-            0 => (cursor[i], false),
+            0 => cursor[i],
             // Bytes from anywhere before the cursor or just after it.
-            1 | 2 => ((usize::from(*b) * 31 + usize::from(*a) * 977) % (wire.len() + 1), false),
+            1 | 2 => (usize::from(*b) * 31 + usize::from(*a) * 977) % (wire.len() + 1),
             // A forged segment: any sequence number, flags, these bytes.
             _ => {
                 clean = false;
@@ -141,7 +175,17 @@ fn segments(flags: u8, ops: &[u8]) {
                 let (payload, after) = rest.split_at(n);
                 ops = after;
                 let seq = u32::from_le_bytes([*a, *b, *op, n as u8]);
-                let seg = Segment { time, source, destination, seq, ack: Some(seq ^ 0x5555), syn: b & 1 != 0, fin: b & 2 != 0, rst: b & 4 != 0, payload };
+                let seg = Segment {
+                    time,
+                    source,
+                    destination,
+                    seq,
+                    ack: Some(seq ^ 0x5555),
+                    syn: b & 1 != 0,
+                    fin: b & 2 != 0,
+                    rst: b & 4 != 0,
+                    payload,
+                };
                 push(&mut tracker, &mut events, seg);
                 continue;
             }
@@ -149,7 +193,17 @@ fn segments(flags: u8, ops: &[u8]) {
         let to = (from + len).min(wire.len());
         let from = from.min(to);
         let seq = isn[i].wrapping_add(1).wrapping_add(from as u32);
-        let seg = Segment { time, source, destination, seq, ack: None, syn: false, fin: false, rst: false, payload: &wire[from..to] };
+        let seg = Segment {
+            time,
+            source,
+            destination,
+            seq,
+            ack: None,
+            syn: false,
+            fin: false,
+            rst: false,
+            payload: &wire[from..to],
+        };
         push(&mut tracker, &mut events, seg);
         if from <= cursor[i] {
             cursor[i] = cursor[i].max(to);
@@ -160,7 +214,10 @@ fn segments(flags: u8, ops: &[u8]) {
         events.push(e);
     }
     if clean && !events.iter().any(|e| matches!(e, Event::Gap(_))) {
-        for (i, dir) in [(0, Direction::ClientToServer), (1, Direction::ServerToClient)] {
+        for (i, dir) in [
+            (0, Direction::ClientToServer),
+            (1, Direction::ServerToClient),
+        ] {
             let got: Vec<&Vec<u8>> = events
                 .iter()
                 .filter_map(|e| match e {
