@@ -158,11 +158,10 @@ impl GameData {
         let (path, dec) = match source {
             DataCenterSource::Dat { path, key } => {
                 let dat = read(path)?;
-                let dec =
-                    tera_datacenter::unpack(&dat, key).map_err(|source| DataError::DataCenter {
-                        path: path.clone(),
-                        source,
-                    })?;
+                let dec = tera_datacenter::unpack(&dat, key).map_err(|source| DataError::Dat {
+                    path: path.clone(),
+                    source,
+                })?;
                 (path, dec)
             }
             DataCenterSource::Dec(path) => (path, read(path)?),
