@@ -14,7 +14,15 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod catalog;
+mod compiled;
+mod def;
 mod event;
+mod json;
+mod packet_set;
 
+pub use compiled::Compiled;
+pub use def::{CodecError, Def, DefInfo, ResolveError};
 pub use event::{End, EndReason, Event, Gap, KeyGeneration, Packet, SessionId, Start, Timestamp};
+pub use packet_set::{PacketSet, split_spec};
 pub use tera_net::Direction;
