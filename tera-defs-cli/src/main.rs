@@ -62,6 +62,19 @@ enum Command {
     Encode(cmd::encode::EncodeArgs),
     /// List the compiled-in packets: versions, opcodes, sizes.
     List(cmd::list::ListArgs),
+    /// The sessions of a capture or a log (pcap, pcapng, .TeraLog, .pkt,
+    /// JSONL) as one JSON line per event, or converted with --write.
+    #[command(after_help = "Examples:
+  tera-defs capture session.pcap > events.jsonl
+  tera-defs capture --filter S_CHAT --defs tera-data session.TeraLog
+  tera-defs capture session.pcapng --write session.TeraLog
+  tera-defs capture session.TeraLog --write session.pkt --region NA --client-version 365100
+
+A packet line: session, time, dir (c2s or s2c), opcode, name and version
+when known, data (the decoded JSON) or error; hex with --hex. Other lines:
+start, gap (with dir and offset), end. A summary goes to stderr. Packets
+that do not decode are counted, not errors; a malformed file is (exit 1).")]
+    Capture(cmd::capture::CaptureArgs),
     /// Print the Rust source that build.rs would generate for defs.
     #[command(name = "gen")]
     Generate(cmd::generate::GenArgs),
@@ -84,6 +97,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => cmd::decode::run(args),
         Command::Encode(args) => cmd::encode::run(args),
         Command::List(args) => cmd::list::run(args),
+        Command::Capture(args) => cmd::capture::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Dc(args) => cmd::dc::run(args),
