@@ -65,7 +65,7 @@ mod tests {
     #[test]
     fn the_revision_is_the_value_of_index_0() {
         let packet = check_version_packet(365_100);
-        assert_eq!(&packet[..4], [20, 0, 0xbc, 0x4d]);
+        assert_eq!(&packet[..4], [0x20, 0, 0xbc, 0x4d]);
         assert_eq!(announced_revision(&packet), Ok(365_100));
         assert!(announced_revision(&packet[..10]).is_err());
         assert!(announced_revision(&[9, 0, 0xbc, 0x4d, 1, 0, 200, 0, 0]).is_err());
