@@ -48,9 +48,9 @@ pub enum ReadError {
          magic"
     )]
     UnknownFormat,
-    /// The format is known but this build cannot read it.
-    #[error("{0} files cannot be read yet")]
-    Unsupported(Format),
+    /// A capture does not read further.
+    #[error(transparent)]
+    Capture(#[from] crate::capture::CaptureError),
     /// Reading failed.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),

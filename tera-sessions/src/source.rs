@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
 
+use crate::capture::{Capture, CaptureBuilder, CaptureStats};
 use crate::error::ReadError;
 use crate::event::Event;
 use crate::format::Format;
@@ -18,6 +19,7 @@ use crate::teralog::TeraLogReader;
 type Input = BufReader<std::io::Chain<Cursor<Vec<u8>>, Box<dyn Read + Send>>>;
 
 enum Reader {
+    Capture(Box<Capture<Input>>),
     TeraLog(TeraLogReader<Input>),
     Pkt(Box<PktReader<Input>>),
     Jsonl(JsonlReader<Input>),
@@ -47,6 +49,18 @@ impl Events {
     /// # Errors
     /// As [`Events::open`].
     pub fn from_reader(input: impl Read + Send + 'static) -> Result<Events, ReadError> {
+        Events::from_reader_with(input, CaptureBuilder::default())
+    }
+
+    /// Reads events from `input`; a capture is read as `capture` says
+    /// (its caps, the opcodes that make resynchronisation surer).
+    ///
+    /// # Errors
+    /// As [`Events::open`].
+    pub fn from_reader_with(
+        input: impl Read + Send + 'static,
+        capture: CaptureBuilder,
+    ) -> Result<Events, ReadError> {
         let mut input: Box<dyn Read + Send> = Box::new(input);
         let mut head = vec![0; Format::HEAD_LEN];
         let got = read_full(&mut input, &mut head)?;
@@ -57,7 +71,7 @@ impl Events {
             Format::TeraLog => Reader::TeraLog(TeraLogReader::new(input)),
             Format::Pkt => Reader::Pkt(Box::new(PktReader::new(input)?)),
             Format::Jsonl => Reader::Jsonl(JsonlReader::new(input)),
-            Format::Pcap | Format::Pcapng => return Err(ReadError::Unsupported(format)),
+            Format::Pcap | Format::Pcapng => Reader::Capture(Box::new(capture.read(input)?)),
         };
         Ok(Events { format, reader })
     }
@@ -67,6 +81,16 @@ impl Events {
     pub fn format(&self) -> Format {
         self.format
     }
+
+    /// What a capture's reader counted (frames, connections it skipped and
+    /// why); `None` for a log.
+    #[must_use]
+    pub fn capture_stats(&self) -> Option<&CaptureStats> {
+        match &self.reader {
+            Reader::Capture(c) => Some(c.stats()),
+            _ => None,
+        }
+    }
 }
 
 impl Iterator for Events {
@@ -74,6 +98,7 @@ impl Iterator for Events {
 
     fn next(&mut self) -> Option<Self::Item> {
         match &mut self.reader {
+            Reader::Capture(r) => Some(r.next()?.map_err(ReadError::from)),
             Reader::TeraLog(r) => r.next(),
             Reader::Pkt(r) => r.next(),
             Reader::Jsonl(r) => r.next(),

@@ -6,7 +6,9 @@ use std::fmt;
 
 use tera_net::Direction;
 
-use crate::event::{Event, KeyGeneration, SessionId, Start};
+use tera_net::KeyGeneration;
+
+use crate::event::{Event, SessionId, Start};
 use crate::named::Named;
 use crate::naming::Protocol;
 
@@ -37,7 +39,7 @@ pub struct Summary {
     pub s2c: (u64, u64),
     /// Gaps, and the bytes they lost.
     pub gaps: (u64, u64),
-    /// Packets by def name (or `opcode N` when unnamed).
+    /// Named packets by def name.
     pub by_name: BTreeMap<String, u64>,
     /// Packets that did not decode, by def (or `opcode N`).
     pub failed: BTreeMap<String, u64>,
@@ -47,6 +49,8 @@ pub struct Summary {
 impl Summary {
     /// The most sessions listed one by one.
     pub const MAX_SESSIONS: usize = 16;
+    /// The most names the text lists, the most frequent first.
+    pub const MAX_NAMES: usize = 20;
 
     /// An empty summary.
     #[must_use]
@@ -84,10 +88,9 @@ impl Summary {
                     listed.packets += 1;
                 }
                 if let Some(named) = named {
-                    let label = match &named.def {
-                        Some(def) => def.name().to_owned(),
-                        None => format!("opcode {}", packet.opcode()),
-                    };
+                    if let Some(def) = &named.def {
+                        *self.by_name.entry(def.name().to_owned()).or_default() += 1;
+                    }
                     if named.data.is_err() {
                         let failed = match &named.def {
                             Some(def) => def.to_string(),
@@ -95,7 +98,6 @@ impl Summary {
                         };
                         *self.failed.entry(failed).or_default() += 1;
                     }
-                    *self.by_name.entry(label).or_default() += 1;
                 }
             }
             Event::Gap(gap) => {
@@ -213,8 +215,16 @@ impl fmt::Display for Summary {
         if !self.by_name.is_empty() {
             let mut names: Vec<(&String, &u64)> = self.by_name.iter().collect();
             names.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-            let names: Vec<String> = names.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            writeln!(f, "by name: {}", names.join(", "))?;
+            let shown: Vec<String> = names
+                .iter()
+                .take(Summary::MAX_NAMES)
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            write!(f, "by name: {}", shown.join(", "))?;
+            if names.len() > Summary::MAX_NAMES {
+                write!(f, ", and {} names more", names.len() - Summary::MAX_NAMES)?;
+            }
+            writeln!(f)?;
         }
         Ok(())
     }

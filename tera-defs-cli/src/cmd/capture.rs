@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::Args;
+use tera_data::ProtocolMap;
+use tera_sessions::capture::{CaptureBuilder, CaptureStats, OpcodeSet};
 use tera_sessions::jsonl::write_line;
 use tera_sessions::pkt::{PktOptions, Region};
 use tera_sessions::teralog::TeraLogOptions;
@@ -76,15 +78,25 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// Opens `path` as events; the counter follows the bytes read.
-fn open(path: &Path, count: &Arc<AtomicU64>) -> Result<Events, Fail> {
+/// Opens `path` as events; the counter follows the bytes read. A capture
+/// resynchronises after lost bytes on the opcodes of `maps`.
+fn open(path: &Path, count: &Arc<AtomicU64>, maps: &[Arc<ProtocolMap>]) -> Result<Events, Fail> {
     let file = File::open(path)
         .map_err(|e| Fail::Usage(format!("cannot read {}: {e}", path.display())))?;
     let reader = Counting {
         inner: file,
         count: Arc::clone(count),
     };
-    Events::from_reader(reader).map_err(|e| Fail::Data(format!("{}: {e}", path.display())))
+    let mut capture = CaptureBuilder::default();
+    if !maps.is_empty() {
+        let known: OpcodeSet = maps
+            .iter()
+            .flat_map(|m| m.iter().map(|(_, code)| code))
+            .collect();
+        capture = capture.known_opcodes(known);
+    }
+    Events::from_reader_with(reader, capture)
+        .map_err(|e| Fail::Data(format!("{}: {e}", path.display())))
 }
 
 /// Runs `capture`.
@@ -105,8 +117,12 @@ pub fn run(args: &CaptureArgs) -> Outcome {
         Some(out) => Some(write_format(out)?),
     };
     let options = sink_options(args)?;
+    let maps = match &fixed {
+        Some(map) => vec![Arc::clone(map)],
+        None => packets.set().protocol_maps(),
+    };
     let starts = match out_format {
-        Some(Format::Pkt) => first_pass_starts(args)?,
+        Some(Format::Pkt) => first_pass_starts(args, &maps)?,
         _ => Vec::new(),
     };
     let mut sink = match (&args.write, out_format) {
@@ -126,7 +142,7 @@ pub fn run(args: &CaptureArgs) -> Outcome {
     };
 
     let count = Arc::new(AtomicU64::new(0));
-    let events = open(&args.file, &count)?;
+    let mut events = open(&args.file, &count, &maps)?;
     let len = std::fs::metadata(&args.file).map_or(0, |m| m.len());
     let bar = progress::bar(len, "bytes", args.write.as_deref());
     let mut namer = Namer::new(packets.set(), fixed);
@@ -135,7 +151,7 @@ pub fn run(args: &CaptureArgs) -> Outcome {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut line = Vec::new();
     let mut failure = None;
-    for (n, result) in events.enumerate() {
+    for (n, result) in events.by_ref().enumerate() {
         let event = match result {
             Ok(event) => event,
             Err(e) => {
@@ -188,6 +204,9 @@ pub fn run(args: &CaptureArgs) -> Outcome {
         if dropped > 0 {
             eprintln!("note: {dropped} gaps are not written: the format cannot hold them");
         }
+    }
+    if let Some(stats) = events.capture_stats() {
+        eprint_capture(stats);
     }
     eprint!("{summary}");
     match failure {
@@ -254,9 +273,9 @@ fn sink_options(args: &CaptureArgs) -> Result<SinkOptions, Fail> {
 
 /// The starts of the sessions to write, read ahead (a `.pkt` lists its
 /// servers before its entries).
-fn first_pass_starts(args: &CaptureArgs) -> Result<Vec<Start>, Fail> {
+fn first_pass_starts(args: &CaptureArgs, maps: &[Arc<ProtocolMap>]) -> Result<Vec<Start>, Fail> {
     let mut starts = Vec::new();
-    for result in open(&args.file, &Arc::new(AtomicU64::new(0)))? {
+    for result in open(&args.file, &Arc::new(AtomicU64::new(0)), maps)? {
         let event = result.map_err(|e| Fail::Data(format!("{}: {e}", args.file.display())))?;
         if let Event::Start(start) = event
             && args.session.is_none_or(|s| SessionId(s) == start.session)
@@ -265,4 +284,19 @@ fn first_pass_starts(args: &CaptureArgs) -> Result<Vec<Start>, Fail> {
         }
     }
     Ok(starts)
+}
+
+/// What a capture's reader saw besides the sessions.
+fn eprint_capture(stats: &CaptureStats) {
+    eprintln!(
+        "capture: {} frames, {} TCP segments, {} connections started ({} not TERA, \
+         {} handshakes lost, {} without C_CHECK_VERSION), {} whose start was not captured",
+        stats.frames,
+        stats.segments,
+        stats.connections,
+        stats.not_tera,
+        stats.handshake_lost,
+        stats.no_check_version,
+        stats.unstarted
+    );
 }

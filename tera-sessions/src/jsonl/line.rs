@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use tera_net::Direction;
 
-use crate::event::{EndReason, KeyGeneration};
+use tera_net::KeyGeneration;
+
+use crate::event::EndReason;
 
 /// A direction as JSONL writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
