@@ -22,10 +22,12 @@ pub struct Protocol {
     /// The revision the client announced, when its first packet was a
     /// `C_CHECK_VERSION` that decodes.
     pub revision: Option<u32>,
-    /// The map that names the session's packets (`None`: no map at all).
+    /// The map that names the session's packets (`None`: none of the
+    /// announced revision, or no map at all).
     pub map: Option<Arc<ProtocolMap>>,
-    /// Whether that map was taken for want of one of the announced
-    /// revision (the highest known), so names may be wrong.
+    /// Whether that map was taken with no revision to match (the client's
+    /// first packet announced none: the highest map known), so names may be
+    /// wrong.
     pub fallback: bool,
     /// Why the first client packet gave no revision, if it did not.
     pub problem: Option<String>,
@@ -42,8 +44,12 @@ struct SessionState {
 ///
 /// The map of a session: the fixed one when given (`--map`); else the
 /// map of the revision the session's `C_CHECK_VERSION` announces, among
-/// the set's maps and those added; else the highest of them, marked
-/// [`Protocol::fallback`]. Defs are the set's latest version of each name.
+/// the set's maps and those added, and none when no map has that revision
+/// (opcodes are shuffled every revision: another map would give wrong
+/// names); else, when no revision is announced, the highest map, marked
+/// [`Protocol::fallback`]. `C_CHECK_VERSION` is named by its opcode, the
+/// same in every revision, when the map lacks it. Defs are the set's
+/// latest version of each name.
 pub struct Namer<'s> {
     set: &'s dyn PacketSet,
     fixed: Option<Arc<ProtocolMap>>,
@@ -110,19 +116,11 @@ impl<'s> Namer<'s> {
             None => self.fixed.clone().or_else(|| highest(&self.maps)),
         };
         let set = self.set;
+        let revision = state.protocol.as_ref().and_then(|p| p.revision);
         let def = state
             .defs
             .entry(opcode)
-            .or_insert_with(|| match &map {
-                None => Err("no protocol map names opcodes".to_owned()),
-                Some(map) => {
-                    set.lookup_opcode(map, opcode, None)
-                        .map_err(|e| match map.revision() {
-                            Some(rev) => format!("{e} (protocol.{rev}.map)"),
-                            None => e.to_string(),
-                        })
-                }
-            })
+            .or_insert_with(|| resolve(set, map.as_deref(), revision, opcode))
             .clone();
         match def {
             Err(message) => Named {
@@ -141,6 +139,36 @@ impl<'s> Namer<'s> {
                 }
             }
         }
+    }
+}
+
+/// The def of `opcode` through `map` (the session's, announcing
+/// `revision`).
+fn resolve(
+    set: &dyn PacketSet,
+    map: Option<&ProtocolMap>,
+    revision: Option<u32>,
+    opcode: u16,
+) -> Result<Def, String> {
+    let by_map = match map {
+        None => Err(match revision {
+            Some(rev) => {
+                format!("no protocol map of revision {rev} is known (give one with --map FILE)")
+            }
+            None => "no protocol map is known (give one with --map FILE)".to_owned(),
+        }),
+        Some(map) => set
+            .lookup_opcode(map, opcode, None)
+            .map_err(|e| match map.revision() {
+                Some(rev) => format!("{e} (protocol.{rev}.map)"),
+                None => e.to_string(),
+            }),
+    };
+    match by_map {
+        Err(_) if opcode == C_CHECK_VERSION_OPCODE => set
+            .resolve("C_CHECK_VERSION", None)
+            .map_err(|e| e.to_string()),
+        found => found,
     }
 }
 
@@ -170,12 +198,18 @@ fn choose(fixed: Option<&Arc<ProtocolMap>>, maps: &[Arc<ProtocolMap>], first: &P
             problem,
         };
     }
-    let exact = revision.and_then(|r| maps.iter().find(|m| m.revision() == Some(r)).cloned());
-    let fallback = exact.is_none();
-    Protocol {
-        revision,
-        map: exact.or_else(|| highest(maps)),
-        fallback,
-        problem,
+    match revision {
+        Some(r) => Protocol {
+            revision,
+            map: maps.iter().find(|m| m.revision() == Some(r)).cloned(),
+            fallback: false,
+            problem,
+        },
+        None => Protocol {
+            revision,
+            map: highest(maps),
+            fallback: true,
+            problem,
+        },
     }
 }

@@ -13,7 +13,7 @@ use crate::jsonl::line::{Dir, Reason, StartFields};
 
 /// The longest line read (a packet's hex is at most 131 070 characters;
 /// its decoded `data` may be longer).
-pub const MAX_LINE: usize = 16 << 20;
+pub(crate) const MAX_LINE: usize = 16 << 20;
 /// The most sessions open at once.
 const MAX_OPEN: usize = 1 << 16;
 
@@ -43,7 +43,7 @@ struct Line<'a> {
 /// an event, a packet without `hex`, an event of a session that has not
 /// started: each an error naming the line. Sessions still open at the end
 /// of the input end there ([`EndReason::EndOfInput`](crate::EndReason)). Memory stays at one line (at
-/// most [`MAX_LINE`] bytes) and the set of open sessions.
+/// most 16 MiB) and the set of open sessions.
 pub struct JsonlReader<R> {
     input: R,
     number: u64,
