@@ -26,14 +26,15 @@ Exit codes:
      a value that does not encode, an opcode missing from the map, defs with
      errors (check, gen, diff); diff --check: the defs are not
      wire-compatible; with --jsonl: any line failed; a data center
-     or world file that does not read, a verify that found problems, no path
+     or world file that does not read, a verify that found problems, no path;
+     a capture or log that is malformed or no session file (capture)
   2  bad command line: usage errors, an unknown def name or version, a file
      that cannot be read, a map file that does not parse, a key or IV that
      is not 32 hex digits, a node index past the graph
 
-The packets that decode/encode/list know are the ones compiled into this
-binary: the project's defs/ by default, or the tera-data checkout named by
-TERA_DATA_DIR when it was built.";
+The packets that decode/encode/list/capture know are the ones compiled into
+this binary (the project's defs/ by default, or the tera-data checkout named
+by TERA_DATA_DIR when it was built), or those of --defs DIR.";
 
 /// Tools for TERA packet definitions (.def), opcode maps and packets.
 #[derive(Debug, Parser)]

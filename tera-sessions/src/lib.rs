@@ -83,3 +83,8 @@ pub use source::Events;
 pub use summary::{SessionSummary, Summary};
 pub use tera_net::{Direction, KeyGeneration};
 pub use version::{C_CHECK_VERSION_OPCODE, announced_revision, check_version_packet};
+
+/// The README's examples, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

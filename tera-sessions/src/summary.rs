@@ -155,10 +155,10 @@ fn session_line(f: &mut fmt::Formatter<'_>, s: &SessionSummary) -> fmt::Result {
             match p.map.as_ref().map(|m| m.revision()) {
                 Some(Some(rev)) => write!(f, " (map protocol.{rev}")?,
                 Some(None) => write!(f, " (map --map")?,
-                None => write!(f, " (no map")?,
+                None => write!(f, " (no map of this revision")?,
             }
             f.write_str(if p.fallback {
-                ", not of this revision)"
+                ", the highest: no revision announced)"
             } else {
                 ")"
             })?;
