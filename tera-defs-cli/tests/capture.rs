@@ -347,3 +347,102 @@ fn malformed_files_are_data_errors_after_what_read() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("cannot read"), "{}", out.stderr);
 }
+
+#[test]
+fn defs_loaded_at_run_time_name_sessions_of_their_map_revision() {
+    let dir = scratch("capture-defs");
+    let defs = dir.join("defs");
+    std::fs::create_dir_all(defs.join("maps")).unwrap();
+    std::fs::write(defs.join("S_GOOD.1.def"), "uint16 a\n").unwrap();
+    std::fs::write(
+        defs.join("C_CHECK_VERSION.1.def"),
+        "array version\n- int32 index\n- int32 value\n",
+    )
+    .unwrap();
+    std::fs::write(
+        defs.join("maps/protocol.7.map"),
+        "S_GOOD = 4660\nC_CHECK_VERSION = 19900\n",
+    )
+    .unwrap();
+    let log = dir.join("in.jsonl");
+    let good = vec![6, 0, 0x34, 0x12, 9, 0];
+    write_log(
+        &log,
+        &[
+            start(0),
+            packet(0, T0, Direction::ClientToServer, check_version_packet(7)),
+            packet(0, T0 + 1, Direction::ServerToClient, good.clone()),
+            start(1),
+            packet(
+                1,
+                T0 + 2,
+                Direction::ClientToServer,
+                check_version_packet(8),
+            ),
+            packet(1, T0 + 3, Direction::ServerToClient, good),
+        ],
+    );
+    let out = run(
+        &[
+            "capture",
+            "--defs",
+            defs.to_str().unwrap(),
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let got = lines(&out.stdout);
+    let packets: Vec<&Value> = got.iter().filter(|l| l.get("opcode").is_some()).collect();
+    assert_eq!(packets[0]["name"], "C_CHECK_VERSION");
+    assert_eq!(
+        packets[0]["data"],
+        serde_json::json!({"version": [{"index": 0, "value": 7}, {"index": 1, "value": 0}]})
+    );
+    assert_eq!(
+        (&packets[1]["name"], &packets[1]["data"]),
+        (&"S_GOOD".into(), &serde_json::json!({"a": 9}))
+    );
+    // Session 1 announces revision 8: no map names its packets.
+    assert!(packets[3].get("name").is_none());
+    assert!(
+        packets[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no protocol map of revision 8"),
+        "{}",
+        packets[3]
+    );
+    assert!(
+        out.stderr.contains("revision 7 (map protocol.7)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("revision 8 (no map of this revision)"),
+        "{}",
+        out.stderr
+    );
+    // --map names every session with one map.
+    let map = dir.join("protocol.99.map");
+    std::fs::write(&map, "S_GOOD = 4660\n").unwrap();
+    let out = run(
+        &[
+            "capture",
+            "--defs",
+            defs.to_str().unwrap(),
+            "--map",
+            map.to_str().unwrap(),
+            "--filter",
+            "S_GOOD",
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let named = lines(&out.stdout)
+        .iter()
+        .filter(|l| l["name"] == "S_GOOD")
+        .count();
+    assert_eq!(named, 2, "{}", out.stdout);
+}
