@@ -183,6 +183,15 @@ pub enum ElementKind {
 }
 
 impl Kind {
+    /// The struct of an object, or of an array's block elements: what
+    /// [`Record::zero`](crate::Record::zero) makes a record of.
+    pub fn struct_schema(&self) -> Option<&Arc<StructSchema>> {
+        match self {
+            Kind::Object(s) | Kind::Array(ElementKind::Block(s)) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The metadata words of the field in its block.
     pub(crate) fn meta_words(&self) -> usize {
         match self {
