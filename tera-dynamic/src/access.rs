@@ -167,18 +167,18 @@ macro_rules! accessor {
     };
     (int, $v:ident, $t:ty, $acc:ident) => {
         #[doc = concat!(
-                    "The value as `", stringify!($t), "`, from an integer of any width ",
-                    "whose value fits (`None` for other values)."
-                )]
+                            "The value as `", stringify!($t), "`, from an integer of any width ",
+                            "whose value fits (`None` for other values)."
+                        )]
         pub fn $acc(&self) -> Option<$t> {
             self.integer().and_then(|n| <$t>::try_from(n).ok())
         }
     };
     (float, $v:ident, $t:ty, $acc:ident) => {
         #[doc = concat!(
-                    "The value as `", stringify!($t), "`, from a `float` or a `double` ",
-                    "that it holds exactly."
-                )]
+                            "The value as `", stringify!($t), "`, from a `float` or a `double` ",
+                            "that it holds exactly."
+                        )]
         pub fn $acc(&self) -> Option<$t> {
             let x = match self {
                 Value::Float(x) => f64::from(*x),

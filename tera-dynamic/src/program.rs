@@ -131,10 +131,10 @@ macro_rules! op_enum {
                 }
             };
         }
+        pub(crate) use match_op;
     };
 }
 for_each_scalar!(op_enum [$]);
-pub(crate) use match_op;
 
 /// Scalar fields that follow each other on the wire, `bytes` in all, by
 /// type: a writer takes the bytes at once and fills them one type after

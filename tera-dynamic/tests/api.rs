@@ -107,7 +107,10 @@ fn the_setter_takes_a_value_of_the_fields_type() {
     let back = schema.decode(&bytes).unwrap();
     assert_eq!(back["id"], Value::UInt32(7));
     assert_eq!(back["exp"].as_i64(), Some(i64::MIN));
-    assert_eq!(back.get_path("notes[0]").and_then(Value::as_str).unwrap(), "x");
+    assert_eq!(
+        back.get_path("notes[0]").and_then(Value::as_str).unwrap(),
+        "x"
+    );
     assert_eq!(back["blob"].as_bytes(), Some(&[1u8, 2, 3][..]));
 }
 
@@ -130,19 +133,29 @@ fn the_setter_refuses_another_type_naming_the_field_and_changes_nothing() {
     let mut members = record["members"].clone();
     members[1]["name"] = Value::from(3u8);
     let e = record.try_set("members", members).unwrap_err();
-    assert_eq!(e.to_string(), "field `members[1].name`: expected string, found byte");
+    assert_eq!(
+        e.to_string(),
+        "field `members[1].name`: expected string, found byte"
+    );
     let e = record
         .try_set("notes", vec![Value::from("a"), Value::from(1u32)])
         .unwrap_err();
-    assert_eq!(e.to_string(), "field `notes[1]`: expected string, found uint32");
+    assert_eq!(
+        e.to_string(),
+        "field `notes[1]`: expected string, found uint32"
+    );
     // A record of another struct is not an object of this one.
     let leader = record["leader"].clone();
-    let e = record
-        .try_set("members", vec![leader.clone()])
-        .unwrap_err();
-    assert_eq!(e.to_string(), "field `members[0].id`: expected uint32, found nothing");
+    let e = record.try_set("members", vec![leader.clone()]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "field `members[0].id`: expected uint32, found nothing"
+    );
     let e = record.try_set("leader", Value::from("x")).unwrap_err();
-    assert_eq!(e.to_string(), "field `leader`: expected object, found string");
+    assert_eq!(
+        e.to_string(),
+        "field `leader`: expected object, found string"
+    );
     assert_eq!(
         record.try_set("leeder", leader),
         Err(SetError::NoField {
@@ -159,13 +172,23 @@ fn an_object_of_another_def_of_the_same_shape_is_taken() {
     let mut leader = other.zero();
     leader.try_set("name", "Kaia").unwrap();
     leader
-        .try_set("pos", Vec3 { x: 1.0, y: 0.0, z: -1.0 })
+        .try_set(
+            "pos",
+            Vec3 {
+                x: 1.0,
+                y: 0.0,
+                z: -1.0,
+            },
+        )
         .unwrap();
     let mut record = party(&schema);
     record.try_set("leader", leader).unwrap();
     let bytes = schema.encode(&record, 1).unwrap();
     let back = schema.decode(&bytes).unwrap();
-    assert_eq!(back.get_path("leader.name").unwrap().as_str().unwrap(), "Kaia");
+    assert_eq!(
+        back.get_path("leader.name").unwrap().as_str().unwrap(),
+        "Kaia"
+    );
     assert_eq!(back["leader"]["pos"].as_vec3().map(|p| p.z), Some(-1.0));
 }
 
@@ -212,7 +235,10 @@ fn from_gives_each_type_its_variant() {
     assert_eq!(Value::from(u64::MAX), Value::UInt64(u64::MAX));
     assert_eq!(Value::from(2.5f64), Value::Double(2.5));
     assert_eq!(Value::from("a"), Value::String(Str::from("a")));
-    assert_eq!(Value::from(String::from("a")), Value::String(Str::from("a")));
+    assert_eq!(
+        Value::from(String::from("a")),
+        Value::String(Str::from("a"))
+    );
     assert_eq!(Value::from(&[1u8][..]).type_name(), "bytes");
     assert_eq!(Value::from(Vec3::default()).scalar(), Some(Scalar::Vec3));
 }
@@ -222,17 +248,37 @@ fn paths_and_indexes_reach_nested_fields() {
     let schema = load("S_PARTY.1.def", PARTY);
     let record = party(&schema);
     assert_eq!(record["members"][1]["name"].as_str().unwrap(), "Baraka");
-    assert_eq!(record.get_path("members[1].name"), Some(&record["members"][1]["name"]));
-    assert_eq!(record.get_path("members.1.name"), Some(&record["members"][1]["name"]));
     assert_eq!(
-        record.get_path("members[0].buffs[1]").and_then(Value::as_u16),
+        record.get_path("members[1].name"),
+        Some(&record["members"][1]["name"])
+    );
+    assert_eq!(
+        record.get_path("members.1.name"),
+        Some(&record["members"][1]["name"])
+    );
+    assert_eq!(
+        record
+            .get_path("members[0].buffs[1]")
+            .and_then(Value::as_u16),
         Some(2)
     );
-    assert_eq!(record.get_path("leader.name").unwrap().as_str().unwrap(), "Elin");
+    assert_eq!(
+        record.get_path("leader.name").unwrap().as_str().unwrap(),
+        "Elin"
+    );
     assert_eq!(record.get_path("id").and_then(Value::as_u32), Some(1));
     let value = Value::Object(record.clone());
-    assert_eq!(value.get_path("members[0].id").and_then(Value::as_u32), Some(10));
-    assert_eq!(value.get("members").and_then(|m| m.get(1)).and_then(|m| m.get("id")), Some(&Value::UInt32(11)));
+    assert_eq!(
+        value.get_path("members[0].id").and_then(Value::as_u32),
+        Some(10)
+    );
+    assert_eq!(
+        value
+            .get("members")
+            .and_then(|m| m.get(1))
+            .and_then(|m| m.get("id")),
+        Some(&Value::UInt32(11))
+    );
     // Nothing there, or not a path: `None`, never a panic.
     for path in [
         "members[2].name",
@@ -261,8 +307,14 @@ fn a_path_changes_a_nested_field_in_place() {
     record["members"][0]["id"] = Value::from(99u32);
     let bytes = schema.encode(&record, 1).unwrap();
     let back = schema.decode(&bytes).unwrap();
-    assert_eq!(back.get_path("members[1].buffs[0]").and_then(Value::as_u16), Some(9));
-    assert_eq!(back.get_path("members[0].id").and_then(Value::as_u32), Some(99));
+    assert_eq!(
+        back.get_path("members[1].buffs[0]").and_then(Value::as_u16),
+        Some(9)
+    );
+    assert_eq!(
+        back.get_path("members[0].id").and_then(Value::as_u32),
+        Some(99)
+    );
 }
 
 #[test]
@@ -281,8 +333,19 @@ fn a_view_reads_by_path_too() {
     let record = view.record();
     let name = record.get_path("members[1].name").unwrap();
     assert_eq!(name.as_str().unwrap(), "Baraka");
-    assert_eq!(record.get_path("members.0.buffs.1").and_then(|v| v.as_u16()), Some(2));
-    assert_eq!(record.get_path("leader.pos").and_then(|v| v.as_vec3()).map(|p| p.y), Some(2.0));
+    assert_eq!(
+        record
+            .get_path("members.0.buffs.1")
+            .and_then(|v| v.as_u16()),
+        Some(2)
+    );
+    assert_eq!(
+        record
+            .get_path("leader.pos")
+            .and_then(|v| v.as_vec3())
+            .map(|p| p.y),
+        Some(2.0)
+    );
     assert_eq!(record.get_path("exp").and_then(|v| v.as_i64()), Some(-5));
     assert!(record.get_path("members[2]").is_none());
     let members = record.get("members").and_then(|m| m.as_array()).unwrap();

@@ -51,7 +51,10 @@ fn read(p: &[u8]) -> (u32, String) {
     let mut catalog = Catalog::new();
     let schema = catalog.add_def("S_PATCH_DAY.3.def", DEF).unwrap();
     let value = schema.decode(p).unwrap();
-    (value["count"].as_u32().unwrap(), value["text"].as_str().unwrap().to_string())
+    (
+        value["count"].as_u32().unwrap(),
+        value["text"].as_str().unwrap().to_string(),
+    )
 }
 
 #[tokio::test]
@@ -62,7 +65,10 @@ async fn a_dynamic_hook_changes_a_field_of_a_packet_whose_def_is_given_only_at_r
             return Verdict::Pass;
         };
         let text = format!("{text} (seen by the proxy)");
-        match value.try_set("count", count + 1).and(value.try_set("text", text)) {
+        match value
+            .try_set("count", count + 1)
+            .and(value.try_set("text", text))
+        {
             Ok(()) => Verdict::Changed,
             Err(_) => Verdict::Pass,
         }
@@ -157,17 +163,23 @@ async fn a_dynamic_hook_reads_a_nested_field_in_one_line() {
     });
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&seen);
-    conn.add_hook(Hook::dynamic("S_PARTY_PATCH", Version::Latest, move |_, party| {
-        // The one line: the second member's class, by path.
-        let class = party.get_path("members[1].class.id").and_then(Value::as_u16);
-        log.lock().unwrap().push(class);
-        // The same field through `Index`, changed in place.
-        if class.is_some() {
-            party["members"][1]["class"]["id"] = Value::from(7u16);
-            return Verdict::Changed;
-        }
-        Verdict::Pass
-    }))
+    conn.add_hook(Hook::dynamic(
+        "S_PARTY_PATCH",
+        Version::Latest,
+        move |_, party| {
+            // The one line: the second member's class, by path.
+            let class = party
+                .get_path("members[1].class.id")
+                .and_then(Value::as_u16);
+            log.lock().unwrap().push(class);
+            // The same field through `Index`, changed in place.
+            if class.is_some() {
+                party["members"][1]["class"]["id"] = Value::from(7u16);
+                return Verdict::Changed;
+            }
+            Verdict::Pass
+        },
+    ))
     .unwrap();
 
     let mut catalog = Catalog::new();
@@ -190,7 +202,13 @@ async fn a_dynamic_hook_reads_a_nested_field_in_one_line() {
     ex.result.unwrap();
     assert_eq!(*seen.lock().unwrap(), [Some(12), None]);
     let got = schema.decode(&ex.client_got[0]).unwrap();
-    assert_eq!(got.get_path("members[1].class.id").and_then(Value::as_u16), Some(7));
-    assert_eq!(got.get_path("members[0].class.id").and_then(Value::as_u16), Some(3));
+    assert_eq!(
+        got.get_path("members[1].class.id").and_then(Value::as_u16),
+        Some(7)
+    );
+    assert_eq!(
+        got.get_path("members[0].class.id").and_then(Value::as_u16),
+        Some(3)
+    );
     assert_eq!(ex.client_got[1], down[1]);
 }
