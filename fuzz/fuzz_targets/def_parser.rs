@@ -5,6 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tera_defs::emit::{EmitOptions, emit_file, format};
+use tera_defs::rust_name_warnings;
 
 fuzz_target!(|data: &[u8]| {
     // `file name NUL source`, or the whole input as the source of a valid name.
@@ -13,7 +14,12 @@ fuzz_target!(|data: &[u8]| {
         Some((name, source)) => (name, source),
         None => ("S_FUZZ.1.def", &*text),
     };
-    let checked = tera_defs::parse_def(file_name, source);
+    let mut checked = tera_defs_front::parse_def(file_name, source);
+    if let Some(def) = &checked.def {
+        for warning in rust_name_warnings(def) {
+            checked.report.push(warning);
+        }
+    }
     let rendered = checked.report.render(false);
     if let Some(def) = checked.def {
         let tokens = emit_file(std::slice::from_ref(&def), &[], &EmitOptions::default());

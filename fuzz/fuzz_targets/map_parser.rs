@@ -1,11 +1,11 @@
-//! The map parsers on arbitrary text and file names: tera-defs's
-//! `parse_map` (build time, with diagnostics) and the runtime's
-//! `ProtocolMap::parse`. Errors are fine; panics are not. When both accept a
-//! protocol map they must agree on every entry.
+//! The map parsers on arbitrary text and file names: tera-defs-front's
+//! `parse_map` (build time, with diagnostics; the well-formed lines kept)
+//! and the runtime's `ProtocolMap::parse`. Errors are fine; panics are not.
+//! When both accept a protocol map they must agree on every entry.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tera_defs::MapKind;
+use tera_defs_front::MapKind;
 use tera_packets::ProtocolMap;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,11 +14,12 @@ fuzz_target!(|data: &[u8]| {
         Some((name, source)) => (name, source),
         None => ("protocol.1.map", &*text),
     };
-    let build_time = tera_defs::parse_map(file_name, source);
-    if let Err(report) = &build_time {
-        assert!(report.error_count() > 0, "Err without an error");
-        let _ = report.render(false);
+    let checked = tera_defs_front::parse_map(file_name, source);
+    let _ = checked.report.render(false);
+    if let Some(map) = &checked.map {
+        assert!(map.entries.len() <= source.split('\n').count(), "more entries than lines");
     }
+    let build_time = checked.into_result();
     let runtime = ProtocolMap::parse(source);
     if let (Ok(file), Ok(map)) = (&build_time, &runtime)
         && file.kind == MapKind::Protocol

@@ -2,7 +2,7 @@
 //! resolved against the compiled-in packets, with suggestions for typos.
 
 use tera_data::{PACKETS, PacketInfo};
-use tera_defs::{DefSpec, suggest};
+use tera_defs_front::{DefSpec, suggest};
 
 use crate::fail::Fail;
 
@@ -22,10 +22,10 @@ impl std::fmt::Display for DefRef {
 }
 
 /// Splits `S_CHAT.4.def`, `S_CHAT.4` or `S_CHAT` into name and version
-/// ([`tera_defs::parse_def_spec`]). `None` when the text has another shape,
+/// ([`tera_defs_front::parse_def_spec`]). `None` when the text has another shape,
 /// or a platform infix (the commands look up defs without one).
 pub fn split(spec: &str) -> Option<(String, Option<u32>)> {
-    match tera_defs::parse_def_spec(spec) {
+    match tera_defs_front::parse_def_spec(spec) {
         Ok(DefSpec {
             name,
             version,

@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod defname;
 mod fail;
-mod hex;
+mod hex_text;
 mod input;
 mod jsonl;
 mod output;

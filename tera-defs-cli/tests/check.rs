@@ -130,6 +130,90 @@ fn legacy_count_and_offset_lines_are_warned_about() {
     assert!(stderr.contains("S_OLD.1.def:3:1"), "{stderr}");
 }
 
+/// tera-data-parser's load test, with a fixture of our own that holds the
+/// same facts: a map with two malformed lines (5: a code that is not a
+/// number, 6: a name alone) among good ones, a def file name without a
+/// version, a def with a malformed line (4), legacy `count`/`offset` lines
+/// (17, 18) and a line nested too deep (21), and an empty def the map
+/// lacks. Its suite expects seven problems; `check` reports each, and still
+/// compares the defs with the good lines of the map.
+#[test]
+fn the_load_fixtures_of_tera_data_parser_give_all_seven_problems() {
+    let dir = scratch("js-load");
+    fs::create_dir_all(dir.join("map")).expect("mkdir");
+    fs::create_dir_all(dir.join("protocol")).expect("mkdir");
+    fs::write(
+        dir.join("map/protocol.1.map"),
+        "# a map with two malformed lines among good ones\n\nS_GOOD 1\nTEST_DEF 2\n\
+         S_NO_NUMBER LATER\nlonely\n",
+    )
+    .expect("write");
+    fs::write(dir.join("protocol/NO_VERSION.def"), "").expect("write");
+    fs::write(dir.join("protocol/UNMAPPED.1.def"), "").expect("write");
+    fs::write(
+        dir.join("protocol/TEST_DEF.1.def"),
+        "# malformed line, legacy meta lines, a line nested too deep\n\n\
+         # the next line is not a field\nbroken\n\n# simple types\n\
+         byte a\nint16 b\nint32 c\nint64 d\nuint16 e\nuint32 f\nuint64 g\nfloat h\n\n\
+         # legacy meta lines\ncount list\noffset list\n\narray list\n- - int16 deep\n\
+         - int32 element\n",
+    )
+    .expect("write");
+    let out = run(&[&dir]);
+    assert_eq!(
+        text(&out.stdout),
+        "checked 3 defs, 1 maps: 5 errors, 3 warnings\n"
+    );
+    let stderr = text(&out.stderr);
+    for (problem, at) in [
+        (
+            "error[E050]: malformed map line: expected a decimal code",
+            "protocol.1.map:5:",
+        ),
+        (
+            "error[E050]: malformed map line: expected a code",
+            "protocol.1.map:6:",
+        ),
+        ("error[E002]: bad def file name `NO_VERSION.def`", ""),
+        ("error[E001]: syntax error", "TEST_DEF.1.def:4:"),
+        ("warning[W005]: legacy `count list`", "TEST_DEF.1.def:17:1"),
+        (
+            "error[E020]: line nested more than one level deeper",
+            "TEST_DEF.1.def:21:1",
+        ),
+        (
+            "warning[W006]: `UNMAPPED` is not in protocol.1.map",
+            "UNMAPPED.1.def:1:1",
+        ),
+    ] {
+        let found = stderr
+            .split("\n\n")
+            .any(|d| d.contains(problem) && d.contains(at));
+        assert!(found, "no `{problem}` at `{at}` in:\n{stderr}");
+    }
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// Two fields that are one name in Rust: valid defs (the dynamic path and
+/// JSON keep both names), with a warning that names the Rust names.
+#[test]
+fn fields_of_one_rust_name_are_a_warning() {
+    let dir = scratch("rust-names");
+    fs::write(dir.join("S_FOO.1.def"), "uint32 fooBar\nuint32 foo_bar\n").expect("write");
+    let out = run(&[&dir]);
+    assert_eq!(text(&out.stdout), "checked 1 defs: 0 errors, 1 warnings\n");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "warning[W032]: fields `fooBar` and `foo_bar` of the packet are both `foo_bar` in \
+             Rust: the second is `foo_bar_2`"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("S_FOO.1.def:2:8"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
 #[test]
 fn missing_path_is_an_error() {
     let dir = scratch("missing");

@@ -135,6 +135,31 @@ fn synthetic_vectors_both_ways_with_defs_loaded_at_run_time() {
     check_both_ways("synthetic.jsonl", "vectors/synthetic-defs");
 }
 
+/// `fooBar` and `foo_bar` are two fields, as for tera-data-parser: both
+/// decode and encode at run time under their def names (in Rust they are
+/// `foo_bar` and `foo_bar_2`, which the dynamic path never sees).
+#[test]
+fn two_fields_of_one_rust_name_decode_and_encode() {
+    let dir = scratch("dynamic-rust-names");
+    std::fs::write(dir.join("S_FOO.1.def"), "uint32 fooBar\nuint32 foo_bar\n").unwrap();
+    let dirs = dir.display().to_string();
+    let packet = "0c0000000100000002000000";
+    let decoded = run(
+        &["decode", "--defs", &dirs, "--def", "S_FOO.1", packet],
+        None,
+    );
+    assert_eq!(decoded.code, 0, "{}", decoded.stderr);
+    assert_eq!(decoded.stdout, "{\"fooBar\":1,\"foo_bar\":2}\n");
+    assert_eq!(decoded.stderr, "");
+    let value = r#"{"foo_bar":2,"fooBar":1}"#;
+    let encoded = run(
+        &["encode", "--defs", &dirs, "--def", "S_FOO.1", value],
+        None,
+    );
+    assert_eq!(encoded.code, 0, "{}", encoded.stderr);
+    assert_eq!(encoded.stdout.trim(), packet);
+}
+
 #[test]
 fn a_def_with_errors_is_reported_and_the_others_decode() {
     let dir = scratch("dynamic-broken");

@@ -1,6 +1,8 @@
 //! The codes of all diagnostics, shown as `error[E010]: ...`.
 //!
-//! Errors start with `E`, warnings with `W`.
+//! Errors start with `E`, warnings with `W`. `E032` and `E033` (Rust name
+//! collisions) are no longer the front end's: the Rust emitter, `tera-defs`,
+//! resolves them and warns with `W032` and `W033`.
 
 /// Syntax error: a line that the grammar does not accept.
 pub const SYNTAX: &str = "E001";
@@ -28,10 +30,6 @@ pub const META_CHILDREN: &str = "E022";
 pub const INTERLEAVED_NOT_CONSECUTIVE: &str = "E030";
 /// Two fields of one block with the same name (other than a split object).
 pub const DUPLICATE_FIELD: &str = "E031";
-/// Two fields of one block whose Rust names are the same.
-pub const RUST_NAME_COLLISION: &str = "E032";
-/// Two nested types of one def whose Rust type names are the same.
-pub const TYPE_NAME_COLLISION: &str = "E033";
 /// In a def with explicit refs: a variable field without a `ref` line.
 pub const MISSING_REF: &str = "E040";
 /// A `ref` to a field that does not exist in the block.
@@ -63,9 +61,9 @@ pub const FIXED_AFTER_VARIABLE: &str = "W002";
 /// A flag given twice.
 pub const DUPLICATE_FLAG: &str = "W003";
 /// Two fixed-size fields of one block with the same name (the corpus has
-/// one: C_MOVE_WARE_POS.1 `unk3`). The JS reader keeps the last value; in
-/// Rust the repeated field gets a numbered name, see
-/// [`crate::names::unique_field_idents`].
+/// one: C_MOVE_WARE_POS.1 `unk3`): one field at both places, whose last
+/// copy is kept when read (as the JS reader does) and whose value is
+/// written twice.
 pub const DUPLICATE_FIXED_FIELD: &str = "W004";
 /// A legacy `count` or `offset` line: `offset X` is read as `ref X`, which
 /// turns implicit metadata off for the whole def; `count X` is ignored.
@@ -89,8 +87,6 @@ pub const ALL: &[&str] = &[
     META_CHILDREN,
     INTERLEAVED_NOT_CONSECUTIVE,
     DUPLICATE_FIELD,
-    RUST_NAME_COLLISION,
-    TYPE_NAME_COLLISION,
     MISSING_REF,
     UNKNOWN_REF,
     REF_NOT_VARIABLE,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use codespan_reporting::diagnostic::Diagnostic;
 
 use crate::codes;
-use crate::map::{MapFile, parse_map};
+use crate::map::{CheckedMap, parse_map};
 use crate::report::{Checked, Report};
 
 fn file_name_of(path: &Path) -> String {
@@ -41,11 +41,15 @@ pub fn load_def_file(path: &Path) -> Checked {
     }
 }
 
-/// Reads and checks one map file.
-pub fn load_map_file(path: &Path) -> Result<MapFile, Report> {
+/// Reads and checks one map file (see [`parse_map`]); an I/O error is a
+/// report without a map.
+pub fn load_map_file(path: &Path) -> CheckedMap {
     match fs::read(path) {
         Ok(bytes) => parse_map(&file_name_of(path), &String::from_utf8_lossy(&bytes)),
-        Err(e) => Err(io_report(path, &e)),
+        Err(e) => CheckedMap {
+            map: None,
+            report: io_report(path, &e),
+        },
     }
 }
 

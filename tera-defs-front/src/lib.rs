@@ -3,11 +3,14 @@
 //! reports every problem of a file as rustc-style diagnostics with file,
 //! line, column and a source snippet, and lowers a def into the wire plans of
 //! `tera-wire-plan` ([`plan`]). Also parses `protocol.REV.map` and
-//! `sysmsg.REV.map` files ([`map`]).
+//! `sysmsg.REV.map` files ([`map`]) and compares two defs ([`diff`](mod@diff)).
 //!
-//! This crate is what reads defs at run time needs: it has no code-emitter
-//! dependencies (syn, quote, prettyplease). The Rust emitter, the `Builder`
-//! and `diff` live in `tera-defs`, which re-exports this crate's API.
+//! It describes `.def` files and nothing else: no target language. Field
+//! and type names are the def's own (`fooBar` and `foo_bar` are two fields,
+//! as for the JS reader); what a name becomes in Rust, and what happens when
+//! two become one, is the business of the Rust emitter (`tera-defs`). So a
+//! program that reads defs at run time depends on this crate alone, with no
+//! code-emitter dependencies (syn, quote, prettyplease).
 //!
 //! Errors are values: no input makes these functions panic.
 //!
@@ -45,10 +48,10 @@
 //! Layers, one file each, each depending only on the ones before it:
 //! [`file_names`] (def and map file names, a leaf), `def.pest` (grammar),
 //! `parse` (lines), `tree` (nesting, types, docs),
-//! [`validate`](crate#validation) (block checks), [`model`], [`names`],
-//! [`nested`], [`plan`], [`map`], [`report`], [`files`] (reading files and
-//! walking folders), [`suggest`] ("did you mean" for types, flags and packet
-//! names).
+//! [`validate`](crate#validation) (block checks), [`model`], [`plan`],
+//! [`map`], [`report`], [`files`] (reading files and walking folders),
+//! [`suggest`] ("did you mean" for types, flags and packet names),
+//! [`diff`](mod@diff) (two defs compared).
 //!
 //! # Validation
 //!
@@ -58,13 +61,12 @@
 #![warn(missing_docs)]
 
 pub mod codes;
+pub mod diff;
 pub mod file_names;
 pub mod files;
 mod grammar;
 pub mod map;
 pub mod model;
-pub mod names;
-pub mod nested;
 mod parse;
 pub mod plan;
 pub mod report;
@@ -72,14 +74,14 @@ pub mod suggest;
 mod tree;
 mod validate;
 
+pub use diff::{Change, Diff, DiffError, Wire, diff};
 pub use file_names::{
     DefFileName, DefSpec, FileNameError, MapKind, PLATFORMS, parse_def_file_name, parse_def_spec,
     parse_map_file_name,
 };
 pub use files::{FoundFiles, check_paths, find_files, load_def_file, load_map_file};
-pub use map::{MapEntry, MapFile, parse_map};
+pub use map::{CheckedMap, MapEntry, MapFile, parse_map};
 pub use model::{Block, Def, ElemType, Field, FieldType, Item, RefLine, Scalar, Span};
-pub use nested::{NestedType, NestedTypeNames, nested_type_names};
 pub use report::{Checked, Report};
 pub use tree::MAX_DEPTH;
 

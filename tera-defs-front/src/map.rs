@@ -4,6 +4,10 @@
 //! One entry a line, `NAME = CODE` or `NAME CODE` (decimal code); `#` starts a
 //! comment; blank lines, byte-order marks, tabs and CRLF are fine. Names are
 //! made of ASCII letters, digits and `_`.
+//!
+//! As tera-data-parser does, a malformed line is reported and skipped: the
+//! well-formed lines still make a map ([`CheckedMap`]), so that a reader
+//! keeps its opcodes and a checker can still compare it with the defs.
 
 use std::collections::HashMap;
 
@@ -26,6 +30,33 @@ pub struct MapEntry {
     pub code: u32,
     /// The whole entry (name to code).
     pub span: Span,
+}
+
+/// The result of parsing and checking one map file.
+#[derive(Debug, Clone)]
+pub struct CheckedMap {
+    /// The entries of the well-formed lines; `None` only when the file name
+    /// is not a map's (`protocol.REV.map`, `sysmsg.REV.map`).
+    pub map: Option<MapFile>,
+    /// Every problem of the file: each malformed line, out-of-range code,
+    /// repeated name or code (the line is skipped, the first use kept).
+    pub report: Report,
+}
+
+impl CheckedMap {
+    /// `true` when the file has no error.
+    pub fn is_ok(&self) -> bool {
+        self.report.is_ok()
+    }
+
+    /// The map when the file has no error, else its report: for callers
+    /// that refuse a map with problems (a build).
+    pub fn into_result(self) -> Result<MapFile, Report> {
+        match self.map {
+            Some(map) if self.report.is_ok() => Ok(map),
+            _ => Err(self.report),
+        }
+    }
 }
 
 /// A parsed map file.
@@ -142,9 +173,10 @@ fn parse_line(text: &str) -> Result<Option<ParsedLine<'_>>, (usize, String)> {
     }))
 }
 
-/// Parses and checks a map file. All errors of the file are reported
-/// together in the returned [`Report`].
-pub fn parse_map(file_name: &str, source: &str) -> Result<MapFile, Report> {
+/// Parses and checks a map file: every problem of the file is in
+/// [`CheckedMap::report`], and the well-formed lines make
+/// [`CheckedMap::map`] (see the module doc).
+pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
     let mut report = Report::new(file_name, source);
     let index = LineIndex::new(source);
     let header = match parse_map_file_name(file_name) {
@@ -239,14 +271,12 @@ pub fn parse_map(file_name: &str, source: &str) -> Result<MapFile, Report> {
         }
     }
     report.sort();
-    match header {
-        Some((kind, revision)) if report.is_ok() => Ok(MapFile {
-            kind,
-            revision,
-            entries,
-        }),
-        _ => Err(report),
-    }
+    let map = header.map(|(kind, revision)| MapFile {
+        kind,
+        revision,
+        entries,
+    });
+    CheckedMap { map, report }
 }
 
 #[cfg(test)]
@@ -256,7 +286,8 @@ mod tests {
     #[test]
     fn both_forms_bom_crlf_comments() {
         let src = "\u{feff}# head\r\nA = 1\r\n\tB\t2 # tail\r\n\r\nC=3";
-        let map = parse_map("protocol.1.map", src).map_err(|r| r.render(false));
+        let map = parse_map("protocol.1.map", src).into_result();
+        let map = map.map_err(|r| r.render(false));
         let map = map.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(map.kind, MapKind::Protocol);
         assert_eq!(map.revision, 1);
@@ -271,14 +302,28 @@ mod tests {
     }
 
     #[test]
-    fn all_errors_reported() {
-        let src = "A = 1\nA = 2\nB = 1\nC = 70000\nD = x\nE\n= 5\n";
-        let Err(report) = parse_map("protocol.1.map", src) else {
-            panic!("expected errors")
-        };
+    fn all_errors_reported_and_the_good_lines_kept() {
+        let src = "A = 1\nA = 2\nB = 1\nC = 70000\nD = x\nE\n= 5\nF 6\n";
+        let checked = parse_map("protocol.1.map", src);
+        let report = &checked.report;
         assert_eq!(report.error_count(), 6, "{}", report.render(false));
+        let lines: Vec<usize> = report
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.labels.first())
+            .map(|l| src[..l.range.start].matches('\n').count() + 1)
+            .collect();
+        assert_eq!(lines, [2, 3, 4, 5, 6, 7]);
+        let map = checked.map.expect("a map of the good lines");
+        let kept: Vec<(&str, u32)> = map
+            .entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.code))
+            .collect();
+        assert_eq!(kept, [("A", 1), ("F", 6)]);
         assert!(parse_map("sysmsg.1.map", "C = 70000\n").is_ok());
-        assert!(parse_map("sysmsg.1.map", "C = 4294967296\n").is_err());
-        assert!(parse_map("opcodes.map", "").is_err());
+        assert!(!parse_map("sysmsg.1.map", "C = 4294967296\n").is_ok());
+        let unnamed = parse_map("opcodes.map", "A = 1\n");
+        assert!(!unnamed.is_ok() && unnamed.map.is_none());
     }
 }

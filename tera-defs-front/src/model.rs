@@ -4,7 +4,7 @@
 //! order, `ref` lines stay where they are, and a split `object` (the same
 //! object name used twice in one block) stays as two [`Field`] entries.
 //! Consumers that need one type per object (the code emitter) merge the parts
-//! themselves: see [`Block::object_parts`] and [`crate::nested_type_names`].
+//! themselves: see [`Block::object_parts`].
 
 use std::fmt;
 

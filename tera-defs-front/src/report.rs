@@ -152,7 +152,7 @@ fn severity_name(severity: Severity) -> &'static str {
 }
 
 /// Builds an error diagnostic with a code and a primary label.
-pub(crate) fn error(
+pub fn error(
     code: &str,
     message: impl std::fmt::Display,
     at: Span,
@@ -165,7 +165,7 @@ pub(crate) fn error(
 }
 
 /// Builds a warning diagnostic with a code and a primary label.
-pub(crate) fn warning(
+pub fn warning(
     code: &str,
     message: impl std::fmt::Display,
     at: Span,
@@ -178,6 +178,6 @@ pub(crate) fn warning(
 }
 
 /// A secondary label.
-pub(crate) fn secondary(at: Span, label: impl std::fmt::Display) -> Label<()> {
+pub fn secondary(at: Span, label: impl std::fmt::Display) -> Label<()> {
     Label::secondary((), at.range()).with_message(label)
 }

@@ -1,5 +1,5 @@
 //! Checks on whole blocks of the model: names, interleaved runs, explicit
-//! refs, layout warnings and nested type names.
+//! refs and layout warnings.
 //!
 //! Terms: a *level* is the root block or the block of an array element: the
 //! unit that owns metadata slots. Objects are transparent: the fields of an
@@ -13,8 +13,6 @@ use tera_wire_plan::{PlanError, PlanErrorKind};
 
 use crate::codes;
 use crate::model::{Block, Field, FieldType, Item, RefLine, Span};
-use crate::names::{field_ident, snake_case};
-use crate::nested;
 use crate::plan::{StructPlan, Token, level_tokens};
 use crate::report::{self, secondary};
 
@@ -42,28 +40,6 @@ pub(crate) fn validate(
     match StructPlan::new(root, &[]) {
         Ok(sp) => v.planned(&sp, true, errors_before),
         Err(mistakes) => v.plan_mistakes(root, &mistakes, errors_before),
-    }
-    for collision in nested::for_block(root).collisions {
-        let mut d = report::error(
-            codes::TYPE_NAME_COLLISION,
-            format!(
-                "nested types `{}` and `{}` would both be named `{}`",
-                collision.first_path.join("."),
-                collision.second_path.join("."),
-                collision.name
-            ),
-            collision.second_span,
-            format!("type `{}`", collision.name),
-        );
-        d = d
-            .with_labels(vec![secondary(collision.first_span, "first one here")])
-            .with_notes(vec![
-                "nested types are named after their field in PascalCase; colliding names are \
-                 prefixed with the names of the enclosing fields"
-                    .to_string(),
-                "rename one of the fields".to_string(),
-            ]);
-        v.diagnostics.push(d);
     }
 }
 
@@ -145,12 +121,11 @@ impl Validator<'_> {
         }
     }
 
-    /// Duplicate names and Rust name collisions among the fields of one
-    /// logical block (the parts of a split object count as one block).
+    /// Duplicate names among the fields of one logical block (the parts of
+    /// a split object count as one block).
     fn names(&mut self, parts: &[&Block]) {
         let fields: Vec<&Field> = parts.iter().flat_map(|b| b.fields()).collect();
         let mut by_name: HashMap<&str, &Field> = HashMap::new();
-        let mut by_ident: HashMap<String, &Field> = HashMap::new();
         for f in fields {
             if let Some(first) = by_name.get(f.name.as_str()) {
                 let both_objects = matches!(first.ty, FieldType::Object(_))
@@ -166,11 +141,11 @@ impl Validator<'_> {
                             "defined again here",
                         )
                         .with_labels(vec![secondary(first.name_span, "first defined here")])
-                        .with_notes(vec![format!(
-                            "both are read; in Rust the later one gets a numbered name \
-                             (`{}_2`); the JS reader keeps only the last value",
-                            snake_case(&f.name)
-                        )]),
+                        .with_notes(vec![
+                            "one field at both places: reading keeps the last copy (as the JS \
+                             reader does), writing writes the value twice"
+                                .to_string(),
+                        ]),
                     );
                 } else if !both_objects {
                     self.diagnostics.push(
@@ -191,23 +166,6 @@ impl Validator<'_> {
                 continue;
             }
             by_name.insert(&f.name, f);
-            let ident = field_ident(&f.name);
-            if let Some(first) = by_ident.get(&ident) {
-                self.diagnostics.push(
-                    report::error(
-                        codes::RUST_NAME_COLLISION,
-                        format!(
-                            "fields `{}` and `{}` have the same Rust name `{ident}`",
-                            first.name, f.name
-                        ),
-                        f.name_span,
-                        format!("Rust name `{ident}`"),
-                    )
-                    .with_labels(vec![secondary(first.name_span, format!("also `{ident}`"))]),
-                );
-                continue;
-            }
-            by_ident.insert(ident, f);
         }
     }
 

@@ -14,10 +14,7 @@ use tera_defs_front::{Report, codes, load_def_file, parse_def, parse_map};
 
 fn check(file_name: &str, source: &str) -> Report {
     if file_name.ends_with(".map") {
-        match parse_map(file_name, source) {
-            Ok(_) => Report::new(file_name, source),
-            Err(report) => report,
-        }
+        parse_map(file_name, source).report
     } else {
         parse_def(file_name, source).report
     }
@@ -76,7 +73,9 @@ fn catalogue() {
 
     // A def checked with a protocol map that lacks its name (what
     // `tera-defs check DEFS MAP` adds to the def's report).
-    let map = parse_map("protocol.365100.map", "S_TSET = 1\nS_OTHER = 2\n").expect("a map");
+    let map = parse_map("protocol.365100.map", "S_TSET = 1\nS_OTHER = 2\n")
+        .into_result()
+        .expect("a map");
     let mut checked = parse_def("S_TEST.1.def", "uint32 id\n");
     let def = checked.def.as_ref().expect("a def");
     checked

@@ -1,8 +1,6 @@
 //! The model built from small defs: structure, docs, refs, names.
 
-use tera_defs_front::{
-    Def, ElemType, FieldType, Item, Scalar, codes, nested_type_names, parse_def,
-};
+use tera_defs_front::{Def, ElemType, FieldType, Item, Scalar, codes, parse_def};
 
 fn def(source: &str) -> Def {
     let checked = parse_def("S_TEST.3.def", source);
@@ -145,23 +143,6 @@ fn split_object_stays_in_place() {
     let names: Vec<_> = d.root.fields().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["r", "t", "r"]);
     assert_eq!(d.root.object_parts("r").count(), 2);
-    let nested = nested_type_names(&d);
-    assert_eq!(nested.types.len(), 1);
-    assert_eq!(nested.get(&["r"]), Some("R"));
-}
-
-#[test]
-fn nested_names_are_disambiguated_by_path() {
-    let d = def(
-        "array items\n- int32 a\nobject self\n- array items\n- - int32 b\narray other\n- int32 c\n",
-    );
-    let n = nested_type_names(&d);
-    assert!(n.collisions.is_empty());
-    assert_eq!(n.get(&["items"]), Some("Items"));
-    assert_eq!(n.get(&["self", "items"]), Some("SelfItems"));
-    assert_eq!(n.get(&["self"]), Some("Self_"));
-    assert_eq!(n.get(&["other"]), Some("Other"));
-    assert_eq!(n.get(&["missing"]), None);
 }
 
 #[test]

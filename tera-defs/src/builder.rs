@@ -4,11 +4,10 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use tera_defs_front::{Def, MapFile, Report, find_files, load_def_file, load_map_file};
+
 use crate::emit::{EmitOptions, Serde, emit_file, format};
-use crate::files::{find_files, load_def_file, load_map_file};
-use crate::map::MapFile;
-use crate::model::Def;
-use crate::report::Report;
+use crate::warnings::rust_name_warnings;
 
 /// Why generation failed.
 #[derive(Debug, thiserror::Error)]
@@ -181,9 +180,13 @@ impl Builder {
         let found = find_files(&self.defs);
         failed.extend(found.errors);
         for path in &found.defs {
-            let checked = load_def_file(path);
+            let mut checked = load_def_file(path);
             match checked.def {
                 Some(def) => {
+                    for warning in rust_name_warnings(&def) {
+                        checked.report.push(warning);
+                    }
+                    checked.report.sort();
                     warnings.extend(checked.report.render_lines(&path.display().to_string()));
                     defs.push(def);
                 }
@@ -192,7 +195,8 @@ impl Builder {
         }
         let mut maps = Vec::new();
         for path in find_files(&self.maps).maps {
-            match load_map_file(&path) {
+            // A build takes a map only whole: a malformed line is an error.
+            match load_map_file(&path).into_result() {
                 Ok(map) => maps.push(map),
                 Err(report) => failed.push(report),
             }

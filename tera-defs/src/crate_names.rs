@@ -16,10 +16,10 @@
 //!   platform word that never starts with `V`.
 //! * **A packet's module**: `Latest`, then per def its version type (`V15`,
 //!   `V15Console`) and its module of nested types (`v15`, `v15console`).
-//! * **A module of nested types**: named by [`crate::nested`] (collisions
-//!   there are error `E033`).
-//! * **A struct's fields**: [`crate::names::unique_field_idents`] (collisions
-//!   there are error `E032`).
+//! * **A module of nested types**: named by [`crate::nested`] (two types
+//!   with one name: the later is numbered, warning `W033`).
+//! * **A struct's fields**: named by [`crate::fields`] (two fields with one
+//!   Rust name: the later is numbered, warning `W032`).
 //!
 //! Why distinct names rather than an error for `S_ITEM_LIST` and
 //! `S_ItemList`: they are two packets of the protocol (the maps, `PACKETS`
@@ -27,7 +27,8 @@
 //! own, and a folder of valid defs should build; only their Rust spelling
 //! clashes, and that is the generator's problem to solve, consistently.
 
-use crate::model::Def;
+use tera_defs_front::model::Def;
+
 use crate::names::{Scope, pascal_case, rust_ident, snake_case};
 use crate::nested::{NestedTypeNames, nested_type_names};
 
@@ -160,7 +161,7 @@ fn version_type(def: &Def) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_def;
+    use tera_defs_front::parse_def;
 
     fn def(file: &str, source: &str) -> Def {
         parse_def(file, source).def.expect("a valid def")

@@ -1,14 +1,18 @@
 //! Code generation for tera-data packet definitions: the Rust [`emit`]ter
 //! (prettyplease), the build-script [`Builder`] in the style of prost-build,
-//! the naming authority of generated files ([`crate_names`]) and [`diff`](mod@diff)
-//! (two defs compared field by field and by wire layout).
+//! and the Rust names of generated code: the naming authority of a generated
+//! file ([`crate_names`]), case conversion and keywords ([`names`]), struct
+//! fields ([`fields`]) and nested types ([`nested`]), with the warnings of
+//! the renames that keep two def names apart ([`rust_name_warnings`]).
 //!
-//! The front end (grammar, model, validation, diagnostics, maps, wire plans)
-//! is the crate `tera-defs-front`; this crate re-exports its API, so
-//! `tera_defs::parse_def`, `tera_defs::model::Def` and the rest work here too.
+//! The front end (grammar, model, validation, diagnostics, maps, wire plans,
+//! `diff`) is the crate `tera-defs-front`, which knows nothing of Rust. The
+//! types of it that this crate's API takes or returns are re-exported here
+//! ([`Def`], [`MapFile`], [`Report`]); everything else is used from
+//! `tera_defs_front`.
 //!
 //! ```
-//! use tera_defs::{FieldType, parse_def};
+//! use tera_defs_front::{FieldType, parse_def};
 //!
 //! let checked = parse_def("S_CHAT.4.def", "uint32 channel\nstring message\n");
 //! assert!(checked.is_ok(), "{}", checked.report.render(false));
@@ -26,19 +30,18 @@
 
 mod builder;
 pub mod crate_names;
-pub mod diff;
 pub mod emit;
+pub mod fields;
+pub mod names;
+pub mod nested;
+mod warnings;
 
 pub use builder::{BuildError, Builder};
 pub use crate_names::CrateNames;
-pub use diff::{Change, Diff, DiffError, Wire, diff};
 pub use emit::Serde;
+pub use fields::{FieldNames, field_names};
+pub use nested::{NestedType, NestedTypeNames, nested_type_names};
+pub use warnings::{FIELD_RENAMED, TYPE_RENAMED, rust_name_warnings};
 
-// The front end, under the paths users of `tera_defs` know.
-pub use tera_defs_front::{
-    Block, Checked, Def, DefFileName, DefSpec, Diagnostic, ElemType, Field, FieldType,
-    FileNameError, FoundFiles, Item, Label, MAX_DEPTH, MapEntry, MapFile, MapKind, NestedType,
-    NestedTypeNames, RefLine, Report, Scalar, Severity, Span, check_paths, codes, file_names,
-    files, find_files, load_def_file, load_map_file, map, model, names, nested, nested_type_names,
-    parse_def, parse_def_file_name, parse_def_spec, parse_map, plan, report, suggest,
-};
+// The front end's types that this crate's API takes or returns.
+pub use tera_defs_front::{Def, MapFile, Report};

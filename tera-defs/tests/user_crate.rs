@@ -1,9 +1,12 @@
 //! A crate outside the workspace, made as the README says: its own defs,
 //! `tera_defs::Builder` in build.rs, `include!` in a `pub mod`, and a
 //! struct with the derive. It must build with no warning but the W002 of
-//! its one def with a fixed field after a string (shown by `cargo build`
-//! through `cargo:warning=`), and its binary decodes both of two packets
-//! whose names differ only in case through `AnyPacket`.
+//! its one def with a fixed field after a string and the W032 of its def
+//! with the fields `fooBar` and `foo_bar` (shown by `cargo build` through
+//! `cargo:warning=`); its binary decodes both of two packets whose names
+//! differ only in case through `AnyPacket`, and the two fields of one Rust
+//! name as `foo_bar` and `foo_bar_2` (docs/def-language.md, "Names in
+//! Rust").
 //!
 //! The crate is built with `cargo run --offline` in `target/tmp` with its own
 //! target folder, kept between runs: the first run compiles `tera-packets`,
@@ -42,7 +45,7 @@ pub struct Mine<'a> {
 "#;
 
 const MAIN_RS: &str = r#"use tera_packets::Packet;
-use user_crate::packets::{AnyPacket, c_say, s_item_list, s_item_list_2};
+use user_crate::packets::{AnyPacket, c_say, s_foo, s_item_list, s_item_list_2};
 
 fn main() {
     let upper = s_item_list::V1 { a: 7 }.encode().unwrap();
@@ -60,7 +63,12 @@ fn main() {
     assert_eq!(c_say::V1::decode(&bytes).unwrap(), say);
     let mine = user_crate::Mine { id: 1, name: "me".into() };
     assert_eq!(user_crate::Mine::decode(&mine.encode().unwrap()).unwrap(), mine);
-    println!("decoded S_ITEM_LIST, S_ItemList, C_SAY and S_MINE");
+    // `uint32 fooBar` then `uint32 foo_bar`: the second is renamed.
+    let foo = s_foo::V1 { foo_bar: 1, foo_bar_2: 2 };
+    let bytes = foo.encode().unwrap();
+    assert_eq!(bytes, [12, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]);
+    assert_eq!(s_foo::V1::decode(&bytes).unwrap(), foo);
+    println!("decoded S_ITEM_LIST, S_ItemList, C_SAY, S_FOO and S_MINE");
 }
 "#;
 
@@ -114,10 +122,14 @@ tera-defs = {{ path = {defs:?} }}
         &dir.join("defs/C_SAY.1.def"),
         "# A fixed field after a string: warning W002.\nstring text\nuint16 channel\n",
     );
+    write(
+        &dir.join("defs/S_FOO.1.def"),
+        "# Two fields of one Rust name: warning W032.\nuint32 fooBar\nuint32 foo_bar\n",
+    );
 }
 
 #[test]
-fn a_crate_made_as_the_readme_says_builds_with_only_its_defs_warning() {
+fn a_crate_made_as_the_readme_says_builds_with_only_its_defs_warnings() {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let dir = tmp.join("user-crate");
     make_crate(&dir);
@@ -138,7 +150,7 @@ fn a_crate_made_as_the_readme_says_builds_with_only_its_defs_warning() {
     );
     assert_eq!(
         stdout.trim(),
-        "decoded S_ITEM_LIST, S_ItemList, C_SAY and S_MINE"
+        "decoded S_ITEM_LIST, S_ItemList, C_SAY, S_FOO and S_MINE"
     );
     let warnings: Vec<&str> = stderr
         .lines()
@@ -146,8 +158,11 @@ fn a_crate_made_as_the_readme_says_builds_with_only_its_defs_warning() {
         .collect();
     let w002 = "warning: user-crate@0.1.0: defs/C_SAY.1.def:3:1: warning[W002]: \
                 fixed field `channel` follows variable field `text`";
+    let w032 = "warning: user-crate@0.1.0: defs/S_FOO.1.def:3:8: warning[W032]: \
+                fields `fooBar` and `foo_bar` of the packet are both `foo_bar` in Rust: \
+                the second is `foo_bar_2`";
     assert!(
-        warnings.len() == 1 && warnings[0].starts_with(w002),
-        "expected only the W002 of C_SAY.1.def, got:\n{stderr}"
+        warnings.len() == 2 && warnings[0].starts_with(w002) && warnings[1].starts_with(w032),
+        "expected the W002 of C_SAY.1.def and the W032 of S_FOO.1.def, got:\n{stderr}"
     );
 }

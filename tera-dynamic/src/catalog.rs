@@ -78,9 +78,14 @@ impl Catalog {
         }
         if let Some(maps) = first_dir(root, &["maps", "map", "map_base"]) {
             for file in find_files(&[maps]).maps {
-                match load_map_file(&file) {
-                    Ok(map) => self.offer_map(map, false),
-                    Err(report) => self.problems.push(report),
+                // As tera-data-parser does: a malformed line is a problem,
+                // the map's other lines still give opcodes.
+                let checked = load_map_file(&file);
+                if !checked.is_ok() {
+                    self.problems.push(checked.report);
+                }
+                if let Some(map) = checked.map {
+                    self.offer_map(map, false);
                 }
             }
         }
@@ -91,13 +96,13 @@ impl Catalog {
     /// found by [`Catalog::load_dir`]. A map with errors, or a sysmsg map,
     /// is returned as a report and changes nothing.
     pub fn load_map(&mut self, path: impl AsRef<Path>) -> Result<(), Report> {
-        self.choose_map(load_map_file(path.as_ref())?)
+        self.choose_map(load_map_file(path.as_ref()).into_result()?)
     }
 
     /// [`Catalog::load_map`] from a map's source; `file_name` is
     /// `protocol.REV.map`.
     pub fn add_map(&mut self, file_name: &str, source: &str) -> Result<(), Report> {
-        self.choose_map(parse_map(file_name, source)?)
+        self.choose_map(parse_map(file_name, source).into_result()?)
     }
 
     fn choose_map(&mut self, map: MapFile) -> Result<(), Report> {

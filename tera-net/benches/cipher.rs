@@ -18,6 +18,15 @@ fn cipher(c: &mut Criterion) {
     }
     group.finish();
 
+    // A lost gigabyte costs what a lost byte costs.
+    let mut pike = Pike::new(&[0x12; 128]);
+    c.bench_function("pike/skip/1GiB", |b| {
+        b.iter(|| pike.skip(black_box(1 << 30)));
+    });
+    c.bench_function("pike/new", |b| {
+        b.iter(|| Pike::new(black_box(&[0x12; 128])))
+    });
+
     let keys = SessionKeys {
         client_key1: [1; 128],
         server_key1: [2; 128],

@@ -8,7 +8,8 @@
 //!
 //! * [`sha0`]: SHA-0, used by the PIKE key schedule;
 //! * [`pike`]: the stream cipher;
-//! * [`session`]: key derivation, [`Session`] holding both directions;
+//! * [`session`]: key derivation for both [key generations](KeyGeneration),
+//!   [`Session`] holding both directions;
 //! * [`handshake`]: a sans-IO handshake state machine;
 //! * [`framing`]: zero-copy packet splitting and stream reassembly;
 //! * `codec` (feature `tokio`): `tokio_util::codec` decoder/encoder.
@@ -66,7 +67,7 @@ pub mod sha0;
 pub use framing::{FrameError, Reassembler};
 pub use handshake::{HELLO, Handshake, HandshakeError, HandshakeStep};
 pub use pike::{KEY_LEN, Pike};
-pub use session::{Session, SessionKeys};
+pub use session::{KeyGeneration, ServerSeed, Session, SessionKeys};
 
 /// Which way bytes travel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

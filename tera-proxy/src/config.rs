@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use tera_net::KeyGeneration;
+
 use crate::dynamic::DefSource;
 use crate::faults::FaultPolicy;
 use crate::version::MapSource;
@@ -25,6 +27,10 @@ pub struct ProxyConfig {
     /// [`Event::dynamic`](crate::Event::dynamic). Default
     /// [`DefSource::None`].
     pub defs: DefSource,
+    /// The key constants both sides derive their ciphers with: clients
+    /// before major patch 45 use [`KeyGeneration::Old`]. Default
+    /// [`KeyGeneration::Current`].
+    pub key_generation: KeyGeneration,
 }
 
 impl Default for ProxyConfig {
@@ -36,6 +42,7 @@ impl Default for ProxyConfig {
             handshake_timeout: Duration::from_secs(30),
             fault_policy: FaultPolicy::DisableMod,
             defs: DefSource::None,
+            key_generation: KeyGeneration::Current,
         }
     }
 }

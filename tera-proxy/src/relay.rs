@@ -106,7 +106,7 @@ impl Connection {
         let keys = tokio::time::timeout(limit, relay_handshake(&mut client, &mut server))
             .await
             .map_err(|_| ProxyError::HandshakeTimeout(limit))??;
-        let (c2s, s2c) = Session::new(&keys).into_ciphers();
+        let (c2s, s2c) = Session::with_generation(&keys, config.key_generation).into_ciphers();
         let (client_r, client_w) = tokio::io::split(client);
         let (server_r, server_w) = tokio::io::split(server);
         let folder = match &config.maps {

@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 
-use tera_net::Direction;
+use tera_net::{Direction, KeyGeneration};
 
 /// A session's number within one source, from 0 in the order sessions
 /// start.
@@ -29,15 +29,6 @@ impl Timestamp {
     pub const fn unix_millis(self) -> i64 {
         self.0.div_euclid(1_000_000)
     }
-}
-
-/// Which constants derived the session's ciphers from its handshake keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KeyGeneration {
-    /// Clients of major patch 45 and later: rotations 29, 67 and 41.
-    Current,
-    /// Clients before major patch 45: rotations 17, 31 and 79.
-    Old,
 }
 
 /// One event of a session source.

@@ -4,15 +4,19 @@
 //! line to stdout: `checked N defs: E errors, W warnings`, or
 //! `checked N defs, M maps: E errors, W warnings` when map files were given
 //! or found. Given protocol maps, each def whose name a map lacks gets a
-//! warning (`W006`): on patch day, the defs a new map has no opcode for.
-//! Exit code 1 when there is any error.
+//! warning (`W006`): on patch day, the defs a new map has no opcode for. A
+//! map's malformed lines are errors, each reported; its other lines still
+//! count. Each def whose names meet in Rust gets the emitter's warnings
+//! (`W032`, `W033`: the renames the generated code makes). Exit code 1 when
+//! there is any error.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use tera_defs::{Report, find_files, load_def_file, load_map_file};
+use tera_defs::rust_name_warnings;
+use tera_defs_front::{Report, find_files, load_def_file, load_map_file};
 
 /// Arguments of `check`.
 #[derive(Debug, Args)]
@@ -74,17 +78,18 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut maps = Vec::new();
     let mut map_reports = Vec::new();
     for path in &found.maps {
-        match load_map_file(path) {
-            Ok(map) => maps.push(map),
-            Err(report) => map_reports.push(report),
-        }
+        let checked = load_map_file(path);
+        maps.extend(checked.map);
+        map_reports.push(checked.report);
     }
     for path in &found.defs {
         let mut checked = load_def_file(path);
         if let Some(def) = &checked.def {
-            for warning in maps.iter().filter_map(|m| m.missing_def(def)) {
+            let from_maps = maps.iter().filter_map(|m| m.missing_def(def));
+            for warning in from_maps.chain(rust_name_warnings(def)) {
                 checked.report.push(warning);
             }
+            checked.report.sort();
         }
         show(&checked.report, &mut totals);
     }

@@ -11,7 +11,7 @@ use tera_data::opcode_of;
 
 use crate::fail::{Fail, Outcome};
 use crate::packets::{Def, DefsArgs, Packets};
-use crate::{hex, input, jsonl};
+use crate::{hex_text, input, jsonl};
 
 /// Arguments of `decode`.
 #[derive(Debug, Args)]
@@ -62,7 +62,7 @@ pub fn run(args: &DecodeArgs) -> Outcome {
         Some(path) => input::file(path)?,
         None => {
             let text = input::text(args.hex.as_deref())?;
-            hex::decode(&text).map_err(|e| Fail::Data(e.to_string()))?
+            hex_text::decode(&text).map_err(|e| Fail::Data(e.to_string()))?
         }
     };
     let def = match &args.def {
@@ -110,7 +110,7 @@ fn run_jsonl(packets: &mut Packets) -> Outcome {
         };
         let def = line.def.as_ref();
         let found = packets.resolve_line(def).and_then(|found| {
-            hex::decode_into(&line.hex, &mut bytes).map_err(|e| e.to_string())?;
+            hex_text::decode_into(&line.hex, &mut bytes).map_err(|e| e.to_string())?;
             Ok(found)
         });
         value.clear();

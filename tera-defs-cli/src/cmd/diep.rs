@@ -11,7 +11,7 @@ use diep_packets::json;
 use serde_json::{Value as Json, json};
 
 use crate::fail::{Fail, Outcome};
-use crate::{hex, input, jsonl};
+use crate::{hex_text, input, jsonl};
 
 /// Arguments of `diep`.
 #[derive(Debug, Args)]
@@ -145,7 +145,7 @@ fn decode(args: &DecodeArgs) -> Outcome {
                     .get("hex")
                     .and_then(Json::as_str)
                     .ok_or("\"hex\" must be a string")?;
-                hex::decode_into(h, &mut bytes).map_err(|e| e.to_string())?;
+                hex_text::decode_into(h, &mut bytes).map_err(|e| e.to_string())?;
                 let decoded = json::decode(side, &bytes, &table).map_err(|e| e.to_string())?;
                 Ok::<_, String>(decoded.to_json(side))
             })();
@@ -154,7 +154,7 @@ fn decode(args: &DecodeArgs) -> Outcome {
     }
     let side: Side = args.side.map(Side::from).unwrap_or(Side::Clientbound);
     let text = input::text(args.hex.as_deref())?;
-    let bytes = hex::decode(&text).map_err(|e| Fail::Data(e.to_string()))?;
+    let bytes = hex_text::decode(&text).map_err(|e| Fail::Data(e.to_string()))?;
     let decoded = json::decode(side, &bytes, &table).map_err(|e| Fail::Data(e.to_string()))?;
     print(&decoded.to_json(side))
 }
@@ -174,7 +174,7 @@ fn encode(args: &EncodeArgs) -> Outcome {
                 let value = v.get("value").ok_or("missing \"value\"")?;
                 let bytes = json::encode(side, name, value, &table).map_err(|e| e.to_string())?;
                 let mut h = String::with_capacity(bytes.len() * 2);
-                hex::encode_into(&bytes, &mut h);
+                hex_text::encode_into(&bytes, &mut h);
                 Ok::<_, String>(json!({"hex": h}))
             })();
             answer(out, result)
@@ -187,7 +187,7 @@ fn encode(args: &EncodeArgs) -> Outcome {
         serde_json::from_str(&text).map_err(|e| Fail::Data(format!("bad JSON: {e}")))?;
     let bytes = json::encode(side, name, &value, &table).map_err(|e| Fail::Data(e.to_string()))?;
     let mut h = String::with_capacity(bytes.len() * 2);
-    hex::encode_into(&bytes, &mut h);
+    hex_text::encode_into(&bytes, &mut h);
     println!("{h}");
     Ok(ExitCode::SUCCESS)
 }

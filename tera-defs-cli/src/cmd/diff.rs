@@ -1,12 +1,12 @@
 //! `tera-defs diff A.def B.def`: how two versions of a packet differ
-//! ([`tera_defs::diff`] compares, this prints).
+//! ([`tera_defs_front::diff`] compares, this prints).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use tera_defs::{Def, diff, load_def_file};
+use tera_defs_front::{Def, diff, load_def_file};
 
 use crate::fail::{Fail, Outcome};
 

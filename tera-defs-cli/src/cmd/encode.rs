@@ -12,7 +12,7 @@ use tera_data::ProtocolMap;
 
 use crate::fail::{Fail, Outcome};
 use crate::packets::{DefsArgs, Packets};
-use crate::{hex, input, jsonl};
+use crate::{hex_text, input, jsonl};
 
 /// Arguments of `encode`.
 #[derive(Debug, Args)]
@@ -83,13 +83,13 @@ pub fn run(args: &EncodeArgs) -> Outcome {
         None => input::text(args.json.as_deref())?,
     };
     let mut buf = Vec::new();
-    let mut hex_text = String::new();
+    let mut hex_line = String::new();
     packets
         .encode_json(&def, code, &text, &mut buf)
         .map_err(Fail::Data)?;
-    hex::encode_into(&buf, &mut hex_text);
+    hex_text::encode_into(&buf, &mut hex_line);
     let stdout = std::io::stdout();
-    writeln!(stdout.lock(), "{hex_text}")?;
+    writeln!(stdout.lock(), "{hex_line}")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -105,7 +105,7 @@ struct Line<'a> {
 
 fn run_jsonl(packets: &mut Packets, opcode: &Opcode) -> Outcome {
     let mut buf = Vec::new();
-    let mut hex_text = String::new();
+    let mut hex_line = String::new();
     jsonl::run(|number, text, out| {
         let line: Line = match serde_json::from_slice(text) {
             Ok(line) => line,
@@ -124,12 +124,12 @@ fn run_jsonl(packets: &mut Packets, opcode: &Opcode) -> Outcome {
         });
         match result {
             Ok(()) => {
-                hex_text.clear();
-                hex::encode_into(&buf, &mut hex_text);
+                hex_line.clear();
+                hex_text::encode_into(&buf, &mut hex_line);
                 out.extend_from_slice(b"{\"def\":");
                 let _ = serde_json::to_writer(&mut *out, def);
                 out.extend_from_slice(b",\"hex\":\"");
-                out.extend_from_slice(hex_text.as_bytes());
+                out.extend_from_slice(hex_line.as_bytes());
                 out.extend_from_slice(b"\"}\n");
                 true
             }

@@ -2,19 +2,21 @@
 //! `ref` lines attach to the field after them, a split object becomes one
 //! field whose later parts sit after the field before them, a fixed field
 //! declared twice becomes one field repeated on the wire.
+//!
+//! Fields are named by their def names: two lines are one field only when
+//! their names are equal (`fooBar` and `foo_bar` are two fields). What a
+//! name becomes in a target language is its emitter's business.
 
 use tera_wire_plan::{Encoding, FieldSpec, Named, Plan, PlanError, Var};
 
 use crate::model::{Block, Field, FieldType, Item, Span};
-use crate::names::field_ident;
 
 /// A field of a lowered struct (splits and repeats merged).
 #[derive(Debug, Clone)]
 pub struct LoweredField<'d> {
-    /// The first line that declares the field.
+    /// The first line that declares the field (its name is the field's
+    /// name in the plan).
     pub def: &'d Field,
-    /// The Rust identifier (`r#type` for a keyword).
-    pub ident: String,
     /// For an object: the merged block of its parts, the struct of the
     /// object's own plan, and the indexes of the fields that start parts
     /// 1, 2, ... in it.
@@ -63,9 +65,9 @@ impl<'d> StructPlan<'d> {
     }
 }
 
-fn named(ident: &str, span: Span) -> Named<Span> {
+fn named(name: &str, span: Span) -> Named<Span> {
     Named {
-        name: ident.to_string(),
+        name: name.to_string(),
         span,
     }
 }
@@ -78,7 +80,7 @@ fn lower<'d>(
     let mut specs: Vec<FieldSpec<Span>> = Vec::new();
     let mut fields: Vec<LoweredField<'d>> = Vec::new();
     let mut pending_refs: Vec<Named<Span>> = Vec::new();
-    let mut previous: Option<(String, Span)> = None;
+    let mut previous: Option<(&'d str, Span)> = None;
     for item in &block.items {
         let field = match item {
             Item::Ref(r) => {
@@ -86,25 +88,24 @@ fn lower<'d>(
                     continue;
                 };
                 // `ref o.s`: the metadata of object `o`, placed once.
-                let target = field_ident(first);
-                let placed = pending_refs.last().is_some_and(|n| n.name == target)
+                let placed = pending_refs.last().is_some_and(|n| &n.name == first)
                     || specs
                         .iter()
                         .flat_map(|s| &s.refs_before)
-                        .any(|n| n.name == target);
+                        .any(|n| &n.name == first);
                 if !placed {
-                    pending_refs.push(named(&target, r.path_span));
+                    pending_refs.push(named(first, r.path_span));
                 }
                 continue;
             }
             Item::Field(f) => f,
         };
-        let ident = field_ident(&field.name);
+        let name = field.name.as_str();
         // Only an object (split) or a fixed field (repeated) may be declared
         // twice; any other repeat is the name checks' error, planned as a
         // field of its own so that the rest of the layout is still checked.
         let merges = |o: &LoweredField<'_>| {
-            o.ident == ident
+            o.def.name == name
                 && matches!(
                     (&o.def.ty, &field.ty),
                     (FieldType::Object(_), FieldType::Object(_))
@@ -118,7 +119,7 @@ fn lower<'d>(
                         continue;
                     }
                     if let Some((anchor, span)) = &previous
-                        && *anchor != ident
+                        && *anchor != name
                     {
                         starts.push(merged.fields().count());
                         specs[k].parts_after.push(named(anchor, *span));
@@ -129,16 +130,11 @@ fn lower<'d>(
                     specs[k].again_after = previous.as_ref().map(|(a, span)| named(a, *span));
                 }
             }
-            previous = Some((ident, field.name_span));
+            previous = Some((name, field.name_span));
             continue;
         }
         let index = fields.len();
-        let mut spec = FieldSpec::new(
-            ident.trim_start_matches("r#"),
-            &field.name,
-            encoding(&field.ty),
-            field.span,
-        );
+        let mut spec = FieldSpec::new(name, name, encoding(&field.ty), field.span);
         spec.interleaved = field.interleaved;
         spec.refs_before = std::mem::take(&mut pending_refs);
         if let Some(p) = part_starts.iter().position(|&s| s == index) {
@@ -151,20 +147,8 @@ fn lower<'d>(
                 FieldType::Object(b) => Some((b.clone(), Vec::new())),
                 _ => None,
             },
-            ident: ident.clone(),
         });
-        previous = Some((ident, field.name_span));
-    }
-    // Specs name fields without `r#`, as the derive does.
-    for spec in &mut specs {
-        for n in spec
-            .refs_before
-            .iter_mut()
-            .chain(&mut spec.parts_after)
-            .chain(&mut spec.again_after)
-        {
-            n.name = n.name.trim_start_matches("r#").to_string();
-        }
+        previous = Some((name, field.name_span));
     }
     (specs, fields)
 }

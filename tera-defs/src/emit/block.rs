@@ -8,10 +8,11 @@ use tera_wire_plan::{PlanError, camel_case_of_field};
 use super::attrs::{comment_markdown, derives, doc};
 use super::types::{block_borrows, field_type, is_int64};
 use super::{EmitOptions, to_ident};
-use crate::model::{Block, ElemType, FieldType, Span};
+use crate::fields::field_names;
 use crate::names::pascal_case;
 use crate::nested::NestedTypeNames;
-use crate::plan::{LoweredField, StructPlan};
+use tera_defs_front::model::{Block, ElemType, FieldType, Span};
+use tera_defs_front::plan::{LoweredField, StructPlan};
 
 /// What the struct of a block is.
 pub enum Role<'d> {
@@ -49,7 +50,8 @@ impl DefCtx<'_> {
         let borrows = block_borrows(block);
         let generics = if borrows { quote!(<'a>) } else { quote!() };
         let in_nested = matches!(role, Role::Nested);
-        let idents: Vec<Ident> = sp.fields.iter().map(|f| to_ident(&f.ident)).collect();
+        let rust_names = field_names(sp).idents;
+        let idents: Vec<Ident> = rust_names.iter().map(|n| to_ident(n)).collect();
 
         let mut field_tokens = Vec::new();
         for (index, f) in sp.fields.iter().enumerate() {
@@ -62,7 +64,8 @@ impl DefCtx<'_> {
 
             // The container's rule names most fields; a rename only where it
             // does not give the def's name back.
-            let rename = (camel_case_of_field(&f.ident) != f.def.name).then_some(&f.def.name);
+            let rename =
+                (camel_case_of_field(&rust_names[index]) != f.def.name).then_some(&f.def.name);
             let mut tera = Vec::new();
             if let Some(def_name) = rename {
                 tera.push(quote!(rename = #def_name));
@@ -207,7 +210,8 @@ impl DefCtx<'_> {
 }
 
 /// A `compile_error!` for a struct that could not be planned: validation
-/// reports these mistakes first, so only a hand-made [`crate::Def`] gets here.
+/// reports these mistakes first, so only a hand-made [`Def`](tera_defs_front::Def)
+/// gets here.
 pub fn unplanned(what: &str, errors: &[PlanError<Span>]) -> TokenStream {
     let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     let message = format!("cannot lay out `{what}`: {}", list.join("; "));

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::EmitOptions;
-use crate::map::{MapFile, MapKind};
+use tera_defs_front::map::{MapFile, MapKind};
 
 pub fn emit_maps(maps: &[MapFile], opts: &EmitOptions) -> TokenStream {
     let rt = &opts.runtime;

@@ -3,8 +3,8 @@
 //! module per packet name, plus a registry (`AnyPacket`, `PACKETS`) and the
 //! compiled-in opcode maps.
 //!
-//! Parsing and validation happen before (see [`crate::parse_def`]); this
-//! module only turns a [`Def`] into tokens and formats them.
+//! Parsing and validation happen before (`tera_defs_front::parse_def`);
+//! this module only turns a [`Def`] into tokens and formats them.
 
 mod attrs;
 mod block;
@@ -16,9 +16,10 @@ mod types;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use tera_defs_front::map::MapFile;
+use tera_defs_front::model::Def;
+
 use crate::crate_names::CrateNames;
-use crate::map::MapFile;
-use crate::model::Def;
 
 /// How serde derives are emitted (default: not at all, so that generated
 /// code assumes nothing of the crate that includes it).

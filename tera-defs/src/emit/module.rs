@@ -8,8 +8,8 @@ use super::block::{DefCtx, Role, unplanned};
 use super::types::block_borrows;
 use super::{EmitOptions, to_ident};
 use crate::crate_names::PacketNames;
-use crate::model::Def;
-use crate::plan::StructPlan;
+use tera_defs_front::model::Def;
+use tera_defs_front::plan::StructPlan;
 
 /// The lifetime generics of a def's packet struct (`<'a>` or nothing).
 pub fn generics(def: &Def) -> TokenStream {

@@ -4,7 +4,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use tera_wire_plan::TypeHome;
 
-use crate::model::{Block, ElemType, FieldType, Scalar};
+use tera_defs_front::model::{Block, ElemType, FieldType, Scalar};
 
 /// Whether values of a block borrow from the packet (it holds a string,
 /// bytes or array, directly or through objects).

@@ -1,4 +1,6 @@
-//! Conversion of def names to Rust names.
+//! Conversion of def names to Rust names: the words of a name, their
+//! snake_case and PascalCase spellings, Rust keywords and raw identifiers,
+//! and [`Scope`], a namespace that hands each name out once.
 //!
 //! Word boundaries (used by both [`snake_case`] and [`pascal_case`]):
 //!
@@ -112,40 +114,9 @@ pub fn field_ident(name: &str) -> String {
 }
 
 /// `rust_ident(pascal_case(name))`: the Rust name of a nested type before
-/// disambiguation (see [`crate::nested_type_names`]).
+/// disambiguation (see [`crate::nested`]).
 pub fn type_ident(name: &str) -> String {
     rust_ident(&pascal_case(name))
-}
-
-/// The Rust names of the fields of one block, in order: [`field_ident`] of
-/// each name, where a name repeated in the block (only legal for fixed-size
-/// fields, warning `W004`, and for split objects, which the emitter merges
-/// first) gets a numbered suffix on its second and later uses: `unk3`,
-/// `unk3_2`, `unk3_3`, skipping suffixes that another field already uses.
-pub fn unique_field_idents<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let names: Vec<&str> = names.into_iter().collect();
-    let plain: Vec<String> = names.iter().map(|n| field_ident(n)).collect();
-    let mut taken: std::collections::HashSet<String> = plain.iter().cloned().collect();
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut out = Vec::with_capacity(names.len());
-    for (name, ident) in names.iter().zip(plain) {
-        if seen.insert(name) {
-            out.push(ident);
-            continue;
-        }
-        let base = snake_case(name);
-        let mut n = 2;
-        let unique = loop {
-            let candidate = rust_ident(&format!("{base}_{n}"));
-            if !taken.contains(&candidate) {
-                break candidate;
-            }
-            n += 1;
-        };
-        taken.insert(unique.clone());
-        out.push(unique);
-    }
-    out
 }
 
 /// One namespace of emitted Rust names (the items of a module, the
@@ -253,13 +224,5 @@ mod tests {
         };
         assert_eq!(scope.reserve_first(numbered), "s_item_list_2");
         assert_eq!(scope.reserve_first(numbered), "s_item_list_3");
-    }
-
-    #[test]
-    fn unique_idents() {
-        assert_eq!(
-            unique_field_idents(["unk3", "from", "unk3_2", "unk3", "type"]),
-            ["unk3", "from", "unk3_2", "unk3_3", "r#type"]
-        );
     }
 }

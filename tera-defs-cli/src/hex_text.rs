@@ -1,4 +1,6 @@
-//! Hex text <-> bytes, with errors that say where.
+//! Hex text as users paste it: the `hex` crate decodes and encodes; this
+//! module lets whitespace sit between digits (`0c 00 ...`, the lines of
+//! `xxd -p`) and says where a bad character is, counted in characters.
 
 use std::fmt;
 
@@ -34,40 +36,43 @@ impl fmt::Display for HexError {
     }
 }
 
-fn digit(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// Decodes `text` into `out` (cleared first). Whitespace between digits is
-/// skipped, so that `0c 00 ...` and the output of `xxd -p` work.
+/// Decodes `text` into `out` (cleared first), whitespace between digits
+/// skipped. A bad character is reported before an odd count of digits.
 pub fn decode_into(text: &str, out: &mut Vec<u8>) -> Result<(), HexError> {
-    out.clear();
-    out.reserve(text.len() / 2);
-    let mut high: Option<u8> = None;
-    let mut digits = 0;
-    for (index, b) in text.bytes().enumerate() {
-        if let Some(d) = digit(b) {
-            digits += 1;
-            match high.take() {
-                Some(h) => out.push(h << 4 | d),
-                None => high = Some(d),
-            }
-        } else if !b.is_ascii_whitespace() {
-            // Report the character, not the byte, for non-ASCII input.
-            let position = text[..index].chars().count() + 1;
-            let found = text[index..].chars().next().unwrap_or('?');
-            return Err(HexError::BadChar { position, found });
+    // The text's bytes without whitespace, and where each one was.
+    let (digits, at): (Vec<u8>, Vec<usize>) = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| !b.is_ascii_whitespace())
+        .map(|(index, b)| (b, index))
+        .unzip();
+    // The first bad byte starts its character: every byte before it is an
+    // ASCII digit or whitespace.
+    let bad_char = |index: usize| {
+        let start = at.get(index).copied().unwrap_or(text.len());
+        HexError::BadChar {
+            position: text.get(..start).map_or(0, |t| t.chars().count()) + 1,
+            found: text
+                .get(start..)
+                .and_then(|t| t.chars().next())
+                .unwrap_or('?'),
         }
+    };
+    let odd = HexError::OddLength {
+        digits: digits.len(),
+    };
+    let even = digits.len() & !1;
+    out.clear();
+    out.resize(even / 2, 0);
+    match hex::decode_to_slice(&digits[..even], out) {
+        Err(hex::FromHexError::InvalidHexCharacter { index, .. }) => Err(bad_char(index)),
+        Err(_) => Err(odd),
+        Ok(()) => match digits.get(even) {
+            None => Ok(()),
+            Some(last) if last.is_ascii_hexdigit() => Err(odd),
+            Some(_) => Err(bad_char(even)),
+        },
     }
-    if high.is_some() {
-        return Err(HexError::OddLength { digits });
-    }
-    Ok(())
 }
 
 /// Decodes `text` into a new vector.
@@ -79,12 +84,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, HexError> {
 
 /// Appends `bytes` as lower-case hex to `out`.
 pub fn encode_into(bytes: &[u8], out: &mut String) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    out.reserve(bytes.len() * 2);
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
+    out.push_str(&hex::encode(bytes));
 }
 
 #[cfg(test)]
@@ -120,6 +120,20 @@ mod tests {
             decode("éz").unwrap_err().to_string(),
             "bad hex: 'é' at character 1 is not a hex digit"
         );
+        assert_eq!(
+            decode("0c 0 é"),
+            Err(HexError::BadChar {
+                position: 6,
+                found: 'é'
+            })
+        );
         assert_eq!(decode("0c0"), Err(HexError::OddLength { digits: 3 }));
+        assert_eq!(
+            decode("0c z"),
+            Err(HexError::BadChar {
+                position: 4,
+                found: 'z'
+            })
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! the wire layout stayed the same. `tera-defs diff` prints it.
 //!
 //! ```
-//! use tera_defs::{Wire, diff, parse_def};
+//! use tera_defs_front::{Wire, diff, parse_def};
 //!
 //! let a = parse_def("S_X.1.def", "uint32 id\nstring name\n").def.unwrap();
 //! let b = parse_def("S_X.2.def", "uint32 id\nbool gm\nstring name\n").def.unwrap();

@@ -1,0 +1,159 @@
+//! Properties of reassembly and loss, on scripted sessions fed to the
+//! tracker segment by segment:
+//!
+//! * any reordering, duplication or overlap of a connection's data
+//!   segments gives the same packets, both ways, and no gap;
+//! * dropping one data segment gives exactly one gap (its direction, its
+//!   offset in the stream, its length) and every packet that did not touch
+//!   the lost bytes, intact and in order.
+//!
+//! The data segments are reordered without the peer's acknowledgements
+//! between them: an acknowledgement is proof that bytes were received,
+//! which a reordering of the segments around it would fake. The loss
+//! property runs both with acknowledgements (losses found as soon as later
+//! bytes arrive) and without (found when the connection ends). The tracker
+//! is given the script's opcodes, as a user gives a protocol map's.
+
+mod support;
+
+use proptest::prelude::*;
+use support::{Ends, Owned, Rng, packets_of, script, segments};
+use tera_net::{Direction, KeyGeneration};
+use tera_sessions::capture::{Limits, OpcodeSet, Tracker};
+use tera_sessions::{Event, Gap};
+
+fn generation(old: bool) -> KeyGeneration {
+    if old {
+        KeyGeneration::Old
+    } else {
+        KeyGeneration::Current
+    }
+}
+
+fn run(segs: &[Owned], known: OpcodeSet) -> Vec<Event> {
+    let mut tracker = Tracker::new(Limits::default(), Some(known));
+    let mut events = Vec::new();
+    for s in segs {
+        tracker.push(&s.segment());
+        while let Some(e) = tracker.pop() {
+            events.push(e);
+        }
+    }
+    tracker.finish();
+    while let Some(e) = tracker.pop() {
+        events.push(e);
+    }
+    events
+}
+
+fn opcodes(s: &support::Script) -> OpcodeSet {
+    s.packets
+        .iter()
+        .map(|(_, p)| u16::from_le_bytes([p[2], p[3]]))
+        .collect()
+}
+
+/// The handshake bytes before a direction's encrypted stream.
+fn handshake_len(dir: Direction) -> u64 {
+    match dir {
+        Direction::ClientToServer => 256,
+        Direction::ServerToClient => 260,
+    }
+}
+
+/// A segment's range in its direction's stream after the handshake.
+fn range(seg: &Owned, ends: Ends) -> (u64, u64) {
+    let isn = match seg.dir {
+        Direction::ClientToServer => ends.client_isn,
+        Direction::ServerToClient => ends.server_isn,
+    };
+    let at = u64::from(seg.seq.wrapping_sub(isn.wrapping_add(1))) - handshake_len(seg.dir);
+    (at, at + seg.payload.len() as u64)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn reordered_duplicated_overlapping_segments_give_the_same_packets(
+        seed in any::<u64>(),
+        order in any::<u64>(),
+        mss in 1usize..1500,
+        extra in 0usize..30,
+        old in any::<bool>(),
+        isn in any::<(u32, u32)>(),
+    ) {
+        let s = script(seed, generation(old), 30);
+        let ends = Ends::new(1, isn.0, isn.1);
+        let segs = segments(&s, ends, mss, false, 0);
+        // The TCP and TERA handshakes stay first: a capture shows no byte
+        // before the handshake that lets a peer send it.
+        let (syns, rest) = segs.split_at(7);
+        let (data, fins) = rest.split_at(rest.len() - 2);
+        let mut rng = Rng(order);
+        let mut data = data.to_vec();
+        // Duplicates and overlapping pieces: a copy of a segment, cut to a
+        // random part of it, or joined with the next one of its direction.
+        for _ in 0..extra {
+            let i = rng.below(data.len() as u64) as usize;
+            let mut copy = data[i].clone();
+            let joins = |n: &&Owned| n.dir == copy.dir && n.seq == copy.seq.wrapping_add(copy.payload.len() as u32);
+            if let Some(next) = data[i + 1..].iter().find(joins)
+                && rng.below(2) == 0
+            {
+                copy.payload.extend_from_slice(&next.payload);
+            }
+            let from = rng.below(copy.payload.len() as u64 + 1) as usize;
+            let to = from + rng.below((copy.payload.len() - from) as u64 + 1) as usize;
+            copy.seq = copy.seq.wrapping_add(from as u32);
+            copy.payload = copy.payload[from..to].to_vec();
+            data.push(copy);
+        }
+        for i in (1..data.len()).rev() {
+            data.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let all: Vec<Owned> = syns.iter().chain(&data).chain(fins).cloned().collect();
+        let events = run(&all, opcodes(&s));
+        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+            prop_assert_eq!(packets_of(&events, dir), s.sent(dir));
+        }
+        prop_assert!(!events.iter().any(|e| matches!(e, Event::Gap(_))));
+    }
+
+    #[test]
+    fn a_lost_segment_is_one_gap_and_every_other_packet_intact(
+        seed in any::<u64>(),
+        lose in any::<u64>(),
+        mss in 200usize..1500,
+        acks in any::<bool>(),
+        old in any::<bool>(),
+        isn in any::<(u32, u32)>(),
+    ) {
+        let s = script(seed, generation(old), 30);
+        let ends = Ends::new(2, isn.0, isn.1);
+        let mut segs = segments(&s, ends, mss, acks, 0);
+        // A data segment after the handshake (the first seven segments are
+        // the TCP and TERA handshakes; the last two the FINs), not the
+        // client's first packet, without which no key generation is chosen.
+        let first_client = (7..segs.len()).find(|&i| segs[i].dir == Direction::ClientToServer).unwrap();
+        let candidates: Vec<usize> = (first_client + 1..segs.len() - 2).filter(|&i| !segs[i].payload.is_empty()).collect();
+        let lost = segs.remove(candidates[lose as usize % candidates.len()]);
+        let (from, to) = range(&lost, ends);
+        let events = run(&segs, opcodes(&s));
+
+        let gaps: Vec<&Gap> = events.iter().filter_map(|e| match e { Event::Gap(g) => Some(g), _ => None }).collect();
+        prop_assert_eq!(gaps.len(), 1, "{:?}", gaps);
+        prop_assert_eq!(gaps[0].direction, lost.dir);
+        prop_assert_eq!((gaps[0].offset, gaps[0].len), (from, to - from));
+
+        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+            let mut at = 0u64;
+            let untouched: Vec<Vec<u8>> = s.sent(dir).into_iter().filter(|p| {
+                let (start, end) = (at, at + p.len() as u64);
+                at = end;
+                dir != lost.dir || end <= from || start >= to
+            }).collect();
+            prop_assert_eq!(packets_of(&events, dir), untouched, "{}", dir);
+        }
+    }
+}
