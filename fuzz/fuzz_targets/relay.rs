@@ -43,13 +43,13 @@ struct Lines(u32);
 impl Mod for Lines {
     const NAME: &'static str = "lines";
 
-    fn install(&mut self, setup: &mut Setup) -> Result<(), HookError> {
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
         setup.hook(Self::on::<s_chat::V4>(|me, _, chat| {
             me.0 += 1;
             chat.message = format!("{} #{}", chat.message, me.0).into();
             Verdict::Changed
         }));
-        setup.command(Self::command("lines", |me, cmd| {
+        setup.hook(Self::command("lines", |me, cmd| {
             cmd.reply(format!("{} lines", me.0));
         }));
         Ok(())

@@ -3,6 +3,8 @@
 //! Both use a CRC-32 table built MSB-first (polynomial 0x04C11DB7) but apply it
 //! LSB-first, over the UTF-16LE bytes of the string: no CRC crate computes this.
 
+use crate::records::EXTENDED_MAX;
+
 const fn build_table() -> [u32; 256] {
     let mut table = [0u32; 256];
     let mut i = 0;
@@ -39,9 +41,10 @@ pub fn string_hash(units: impl IntoIterator<Item = u16>) -> u32 {
 }
 
 /// The 14-bit hash a string attribute stores in its extended type code: the
-/// string hash of the case-folded string, masked with `0x3fff`.
+/// string hash of the case-folded string, masked to the 14 bits of the
+/// extended code.
 pub fn value_hash(units: impl IntoIterator<Item = u16>) -> u16 {
-    (units.into_iter().map(fold_case).fold(0, step) & 0x3fff) as u16
+    (units.into_iter().map(fold_case).fold(0, step) & u32::from(EXTENDED_MAX)) as u16
 }
 
 /// The client's minimal upper-casing: ASCII and Latin-1 letters, plus three

@@ -1,34 +1,10 @@
 //! The physical layout: header, regions and segments, found without looking
 //! inside the elements.
 
-use crate::{Address, Error};
-
-/// The element layout: 64-bit clients pad nodes and attributes with a `u32`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Arch {
-    /// 24-byte nodes, 12-byte attributes.
-    X64,
-    /// 16-byte nodes, 8-byte attributes.
-    X86,
-}
-
-impl Arch {
-    /// Size of a node record.
-    pub const fn node_size(self) -> usize {
-        match self {
-            Arch::X64 => 24,
-            Arch::X86 => 16,
-        }
-    }
-
-    /// Size of an attribute record.
-    pub const fn attribute_size(self) -> usize {
-        match self {
-            Arch::X64 => 12,
-            Arch::X86 => 8,
-        }
-    }
-}
+use crate::address::Address;
+use crate::bytes::{u16_at, u32_at};
+use crate::problem::{Place, Problem, ProblemKind, Table};
+use crate::records::{ADDRESS_SIZE, Arch, KEY_SIZE, STRING_ENTRY_SIZE};
 
 /// The format version in the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,7 +57,6 @@ pub(crate) struct TableLayout {
     pub address_count: usize,
 }
 
-pub(crate) const STRING_ENTRY_SIZE: usize = 16;
 pub(crate) const VALUE_BUCKETS: usize = 1024;
 pub(crate) const NAME_BUCKETS: usize = 512;
 
@@ -99,18 +74,31 @@ pub(crate) struct Layout {
     pub footer: usize,
 }
 
-pub(crate) fn u16_at(b: &[u8], o: usize) -> u16 {
-    u16::from_le_bytes([b[o], b[o + 1]])
+/// Fields read one after another from bytes already taken by a [`Cursor`].
+struct Fields<'a> {
+    b: &'a [u8],
+    pos: usize,
 }
 
-pub(crate) fn u32_at(b: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
-}
+impl<'a> Fields<'a> {
+    fn at(b: &'a [u8], pos: usize) -> Self {
+        Fields { b, pos }
+    }
 
-pub(crate) fn address_at(b: &[u8], o: usize) -> Address {
-    Address {
-        segment: u16_at(b, o),
-        element: u16_at(b, o + 2),
+    fn u16(&mut self) -> u16 {
+        self.pos += 2;
+        u16_at(self.b, self.pos - 2)
+    }
+
+    fn u32(&mut self) -> u32 {
+        self.pos += 4;
+        u32_at(self.b, self.pos - 4)
+    }
+
+    fn f64(&mut self) -> f64 {
+        let low = self.u32();
+        let high = self.u32();
+        f64::from_bits(u64::from(high) << 32 | u64::from(low))
     }
 }
 
@@ -120,7 +108,7 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
-    fn take(&mut self, len: u64, what: &'static str) -> Result<usize, Error> {
+    fn take(&mut self, len: u64, what: &'static str) -> Result<usize, Problem> {
         let start = self.pos;
         let end = (start as u64)
             .checked_add(len)
@@ -130,33 +118,34 @@ impl Cursor<'_> {
                 self.pos = end as usize;
                 Ok(start)
             }
-            None => Err(Error::Truncated {
-                what,
-                offset: start,
-            }),
+            None => Err(Problem::new(
+                start,
+                Place::File,
+                ProblemKind::Truncated { what },
+            )),
         }
     }
 
-    fn u32(&mut self, what: &'static str) -> Result<u32, Error> {
+    fn u32(&mut self, what: &'static str) -> Result<u32, Problem> {
         let o = self.take(4, what)?;
         Ok(u32_at(self.b, o))
     }
 
-    fn segmented(&mut self, size: usize, what: &'static str) -> Result<Vec<Segment>, Error> {
+    fn segmented(&mut self, size: usize, what: &'static str) -> Result<Vec<Segment>, Problem> {
         let count = self.u32(what)?;
         // Each segment needs at least its 8-byte header: bound the allocation.
         let mut segments = Vec::with_capacity((count as usize).min(self.b.len() / 8));
-        for _ in 0..count {
+        for i in 0..count {
             let header = self.take(8, what)?;
-            let capacity = u32_at(self.b, header);
-            let used = u32_at(self.b, header + 4);
+            let mut fields = Fields::at(self.b, header);
+            let capacity = fields.u32();
+            let used = fields.u32();
             if used > capacity {
-                return Err(Error::UsedExceedsCapacity {
-                    what,
-                    offset: header,
-                    used,
-                    capacity,
-                });
+                return Err(Problem::new(
+                    header,
+                    Place::Segment(what, i),
+                    ProblemKind::UsedExceedsCapacity { used, capacity },
+                ));
             }
             let offset = self.take(capacity as u64 * size as u64, what)?;
             segments.push(Segment {
@@ -168,8 +157,15 @@ impl Cursor<'_> {
         Ok(segments)
     }
 
-    fn table(&mut self, name: &'static str, buckets: usize) -> Result<TableLayout, Error> {
-        let data = self.segmented(2, name)?;
+    fn table(&mut self, table: Table, buckets: usize) -> Result<TableLayout, Problem> {
+        let name = table.name();
+        let data = self.segmented(
+            2,
+            match table {
+                Table::Values => "values data",
+                Table::Names => "names data",
+            },
+        )?;
         let mut bucket_list = Vec::with_capacity(buckets);
         for _ in 0..buckets {
             let count = self.u32(name)?;
@@ -179,13 +175,14 @@ impl Cursor<'_> {
         let at = self.pos;
         let declared = self.u32(name)?;
         if declared == 0 {
-            return Err(Error::ZeroAddressCount {
-                table: name,
-                offset: at,
-            });
+            return Err(Problem::new(
+                at,
+                Place::Table(table),
+                ProblemKind::ZeroAddressCount,
+            ));
         }
         let address_count = declared as usize - 1;
-        let addresses = self.take(address_count as u64 * 4, name)?;
+        let addresses = self.take(address_count as u64 * ADDRESS_SIZE as u64, name)?;
         Ok(TableLayout {
             data,
             buckets: bucket_list,
@@ -196,26 +193,33 @@ impl Cursor<'_> {
 }
 
 /// Reads the header and the region structure with the given element layout.
-pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Error> {
+pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Problem> {
     let mut c = Cursor { b, pos: 0 };
     let o = c.take(12, "header")?;
-    let version = match u32_at(b, o) as i32 {
+    let mut fields = Fields::at(b, o);
+    let version = match fields.u32() as i32 {
         3 => Version::V3,
         6 => Version::V6,
-        v => return Err(Error::UnknownVersion(v)),
+        v => {
+            return Err(Problem::new(
+                o,
+                Place::Header,
+                ProblemKind::UnknownVersion(v),
+            ));
+        }
     };
-    let timestamp = f64::from_le_bytes(b[o + 4..o + 12].try_into().expect("8 bytes"));
+    let timestamp = fields.f64();
     let revision = match version {
         Version::V6 => Some(c.u32("header")?),
         Version::V3 => None,
     };
-    let o = c.take(16, "header")?;
+    let mut fields = Fields::at(b, c.take(16, "header")?);
     let unknown = [
-        u16_at(b, o) as i16 as i32,
-        u16_at(b, o + 2) as i16 as i32,
-        u32_at(b, o + 4) as i32,
-        u32_at(b, o + 8) as i32,
-        u32_at(b, o + 12) as i32,
+        fields.u16() as i16 as i32,
+        fields.u16() as i16 as i32,
+        fields.u32() as i32,
+        fields.u32() as i32,
+        fields.u32() as i32,
     ];
     let header = Header {
         version,
@@ -224,17 +228,20 @@ pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Error> {
         unknown,
     };
     let key_count = c.u32("keys")? as usize;
-    let keys = c.take(key_count as u64 * 8, "keys")?;
+    let keys = c.take(key_count as u64 * KEY_SIZE as u64, "keys")?;
     let attributes = c.segmented(arch.attribute_size(), "attributes")?;
     let nodes = c.segmented(arch.node_size(), "nodes")?;
-    let values = c.table("values", VALUE_BUCKETS)?;
-    let names = c.table("names", NAME_BUCKETS)?;
+    let values = c.table(Table::Values, VALUE_BUCKETS)?;
+    let names = c.table(Table::Names, NAME_BUCKETS)?;
     let footer = c.take(4, "footer")?;
     if c.pos != b.len() {
-        return Err(Error::TrailingBytes {
-            offset: c.pos,
-            len: b.len() - c.pos,
-        });
+        return Err(Problem::new(
+            c.pos,
+            Place::File,
+            ProblemKind::TrailingBytes {
+                len: b.len() - c.pos,
+            },
+        ));
     }
     Ok(Layout {
         arch,
@@ -251,18 +258,22 @@ pub(crate) fn parse_layout(b: &[u8], arch: Arch) -> Result<Layout, Error> {
 
 /// Reads the layout with the given architecture, or finds the one that reads
 /// the file exactly to its end.
-pub(crate) fn detect_layout(b: &[u8], arch: Option<Arch>) -> Result<Layout, Error> {
+pub(crate) fn detect_layout(b: &[u8], arch: Option<Arch>) -> Result<Layout, Problem> {
     match arch {
         Some(arch) => parse_layout(b, arch),
         None => match parse_layout(b, Arch::X64) {
             Ok(l) => Ok(l),
-            Err(x64) => parse_layout(b, Arch::X86).map_err(|x86| match (&x64, &x86) {
+            Err(x64) => parse_layout(b, Arch::X86).map_err(|x86| match x64.kind {
                 // Same failure whatever the layout: report it once.
-                (Error::UnknownVersion(_), _) => x64,
-                _ => Error::NoLayoutFits {
-                    x64: Box::new(x64),
-                    x86: Box::new(x86),
-                },
+                ProblemKind::UnknownVersion(_) => x64,
+                _ => Problem::new(
+                    0,
+                    Place::File,
+                    ProblemKind::NoLayoutFits {
+                        x64: Box::new(x64),
+                        x86: Box::new(x86),
+                    },
+                ),
             }),
         },
     }

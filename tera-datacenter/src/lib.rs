@@ -9,6 +9,9 @@
 //!   strings are UTF-16 views ([`DcStr`]).
 //! - [`verify()`]: the strict checks (hashes, buckets, indexes, addresses,
 //!   booleans, sizes...), every [`Problem`] with its byte offset and place.
+//!   Opening a file makes the same checks on every record and refuses it
+//!   with the first problem; a `.dat` that does not decrypt or inflate is a
+//!   [`DatError`].
 //! - [`write_dec`]: a valid, deterministic file from an [`OwnedElement`] tree,
 //!   identical attribute and child runs stored once; [`repack`]: an open
 //!   file laid out again.
@@ -36,9 +39,11 @@
 //! ```
 #![warn(missing_docs)]
 
+mod address;
 mod bench_tree;
+mod bytes;
+mod check;
 mod dat;
-mod error;
 mod export;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
@@ -46,6 +51,8 @@ pub mod fuzzing;
 mod hash;
 mod layout;
 mod owned;
+mod problem;
+mod records;
 mod repack;
 pub mod sheets;
 mod string;
@@ -54,18 +61,20 @@ mod verify;
 mod write;
 mod xml_text;
 
+pub use address::Address;
 #[doc(hidden)]
 pub use bench_tree::{bench_tree, walk_all};
-pub use dat::{Compression, DatKey, KeyError, pack, pack_with, unpack, unpack_lenient};
-pub use error::{Error, WriteError};
+pub use dat::{Compression, DatError, DatKey, KeyError, pack, pack_with, unpack, unpack_lenient};
 pub use export::{
     ExportError, ExportOptions, ExportStats, Format, PROGRESS_EVERY, export, export_all,
 };
 pub use hash::{bucket_of, string_hash, value_hash};
-pub use layout::{Arch, Header, Version};
+pub use layout::{Header, Version};
 pub use owned::{OwnedElement, OwnedValue, name_order};
+pub use problem::{Place, Problem, ProblemKind, Table};
+pub use records::Arch;
 pub use repack::repack;
 pub use string::DcStr;
-pub use tree::{Address, Attribute, Attributes, Children, DataCenter, Element, Value};
-pub use verify::{Place, Problem, ProblemKind, Report, Table, verify, verify_dat};
-pub use write::{WriteOptions, write_dec};
+pub use tree::{Attribute, Attributes, Children, DataCenter, Element, Value};
+pub use verify::{Report, verify, verify_dat};
+pub use write::{WriteError, WriteOptions, write_dec};

@@ -2,7 +2,8 @@
 
 use std::cmp::Ordering;
 
-use crate::{Element, Error, Value};
+use crate::problem::Problem;
+use crate::tree::{Element, Value};
 
 /// An owned attribute value.
 #[derive(Debug, Clone)]
@@ -193,8 +194,9 @@ impl OwnedElement {
 impl Element<'_> {
     /// Copies this element and everything below it into an owned tree
     /// (strings decoded lossily). A run of children that several elements
-    /// share is copied under each of them; a cycle is an error.
-    pub fn to_owned_tree(&self) -> Result<OwnedElement, Error> {
+    /// share is copied under each of them; a cycle is an error (a
+    /// [`ProblemKind::Cycle`](crate::ProblemKind::Cycle)).
+    pub fn to_owned_tree(&self) -> Result<OwnedElement, Problem> {
         let dc = self.data_center();
         // The elements from this one to the one being copied.
         let mut on_path = vec![false; dc.node_count()];
@@ -207,20 +209,26 @@ impl Element<'_> {
             children: Vec::with_capacity(e.child_count()),
         };
         on_path[dc.node_ordinal(self.address())] = true;
-        // Frames of (element being built, its remaining children).
-        let mut stack = vec![(own(self), self.children(), dc.node_ordinal(self.address()))];
+        // Frames of (element being built, the element, its remaining
+        // children, its ordinal).
+        let mut stack = vec![(
+            own(self),
+            *self,
+            self.children(),
+            dc.node_ordinal(self.address()),
+        )];
         loop {
             let top = stack.last_mut().expect("the root frame is popped last");
-            match top.1.next() {
+            match top.2.next() {
                 Some(child) => {
                     let ord = dc.node_ordinal(child.address());
                     if std::mem::replace(&mut on_path[ord], true) {
-                        return Err(Error::Cycle(child.address()));
+                        return Err(top.1.cycle());
                     }
-                    stack.push((own(&child), child.children(), ord));
+                    stack.push((own(&child), child, child.children(), ord));
                 }
                 None => {
-                    let (done, _, ord) = stack.pop().expect("non-empty");
+                    let (done, _, _, ord) = stack.pop().expect("non-empty");
                     on_path[ord] = false;
                     match stack.last_mut() {
                         Some(parent) => parent.0.children.push(done),

@@ -3,10 +3,12 @@
 
 use std::collections::HashMap;
 
-use crate::layout::{Layout, address_at, u16_at};
+use crate::layout::Layout;
 use crate::owned::name_order;
-use crate::write::{Source, ValueRef, encode};
-use crate::{DataCenter, Element, Value, WriteError, WriteOptions};
+use crate::records::AttributeRecord;
+use crate::string::DcStr;
+use crate::tree::{DataCenter, Element, Value};
+use crate::write::{Source, ValueRef, WriteError, WriteOptions, encode};
 
 /// The `.dec` bytes of the tree of `dc` written with `options`: the same
 /// elements, attributes and key definitions, names re-indexed in
@@ -85,15 +87,15 @@ fn string_values(dc: &DataCenter<'_>) -> (Vec<String>, HashMap<usize, u32>) {
     for segment in &l.attributes {
         for i in 0..segment.used as usize {
             let o = segment.offset + i * size;
-            if u16_at(b, o + 2) & 3 != 3 {
+            let Some(address) = AttributeRecord::read(b, o).text_address() else {
                 continue;
-            }
-            let Some(text) = Layout::string_at(b, &l.values.data, address_at(b, o + 4)) else {
+            };
+            let Some(text) = Layout::string_at(b, &l.values.data, address) else {
                 continue;
             };
             let at = text.as_ptr() as usize - b.as_ptr() as usize;
             value_at.entry(at).or_insert_with(|| {
-                values.push(crate::DcStr::from_utf16le(text).to_string_lossy());
+                values.push(DcStr::from_utf16le(text).to_string_lossy());
                 values.len() as u32 - 1
             });
         }

@@ -2,40 +2,25 @@
 
 use std::fmt;
 
+use crate::address::Address;
+use crate::check::{FirstProblem, check_records};
 use crate::hash::{bucket_of, string_hash};
-use crate::layout::{Arch, Header, Layout, Segment, address_at, detect_layout, u16_at, u32_at};
-use crate::{DcStr, Error};
-
-/// An address `segment:element` in a segmented region.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Address {
-    /// Zero-based segment index.
-    pub segment: u16,
-    /// Zero-based element index in the segment.
-    pub element: u16,
-}
-
-impl Address {
-    /// `65535:65535`, the address of an empty list.
-    pub const NONE: Address = Address {
-        segment: u16::MAX,
-        element: u16::MAX,
-    };
-}
-
-impl fmt::Display for Address {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.segment, self.element)
-    }
-}
+use crate::layout::{Header, Layout, Segment, detect_layout};
+use crate::problem::{Place, Problem, ProblemKind, Table};
+use crate::records::{
+    ADDRESS_SIZE, Arch, AttributeRecord, KEY_SIZE, NodeField, NodeRecord, RawValue,
+    STRING_ENTRY_SIZE, StringEntry, read_address, read_key,
+};
+use crate::string::DcStr;
 
 /// An opened data center (the decompressed `.dec` bytes), borrowed, never
 /// copied: elements, names and strings are views into `bytes`.
 ///
 /// Opening checks every used node and attribute record once (name indexes,
 /// type codes, addresses within the used part of their region), so that the
-/// accessors below cannot fail. The [`verify`](crate::verify()) function makes
-/// the remaining, strict checks.
+/// accessors below cannot fail; a file that fails is refused with the first
+/// [`Problem`] found. The [`verify`](crate::verify()) function makes the
+/// same checks and the remaining, strict ones, and reports every problem.
 #[derive(Debug, Clone)]
 pub struct DataCenter<'a> {
     bytes: &'a [u8],
@@ -47,13 +32,13 @@ pub struct DataCenter<'a> {
 
 impl<'a> DataCenter<'a> {
     /// Opens decompressed bytes, finding the element layout (64- or 32-bit).
-    pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, Problem> {
         Self::parse_as(bytes, None)
     }
 
     /// Opens decompressed bytes with a known element layout, or finds it when
     /// `arch` is `None`.
-    pub fn parse_as(bytes: &'a [u8], arch: Option<Arch>) -> Result<Self, Error> {
+    pub fn parse_as(bytes: &'a [u8], arch: Option<Arch>) -> Result<Self, Problem> {
         let layout = detect_layout(bytes, arch)?;
         let names = resolve_names(bytes, &layout)?;
         let mut node_base = Vec::with_capacity(layout.nodes.len() + 1);
@@ -74,83 +59,12 @@ impl<'a> DataCenter<'a> {
             value_name,
             node_base,
         };
-        dc.check_records()?;
-        Ok(dc)
-    }
-
-    fn check_records(&self) -> Result<(), Error> {
-        let l = &self.layout;
-        if l.nodes.first().is_none_or(|s| s.used == 0) {
-            return Err(Error::NoRoot);
+        let mut first = FirstProblem::default();
+        let _ = check_records(bytes, &dc.layout, dc.names.len(), &mut first);
+        match first.0 {
+            Some(problem) => Err(problem),
+            None => Ok(dc),
         }
-        let (ns, asz) = (l.arch.node_size(), l.arch.attribute_size());
-        for (si, s) in l.nodes.iter().enumerate() {
-            for i in 0..s.used as usize {
-                let o = s.offset + i * ns;
-                let name = u16_at(self.bytes, o);
-                // `children` skips nameless records, so they are never read;
-                // the root is read whatever its name, so it must have one.
-                if name == 0 && (si, i) != (0, 0) {
-                    continue;
-                }
-                self.check_name(name as u32, o)?;
-                let (ac, cc) = (
-                    u16_at(self.bytes, o + 4) as u32,
-                    u16_at(self.bytes, o + 6) as u32,
-                );
-                let aa = address_at(self.bytes, o + 8);
-                let ca = address_at(self.bytes, o + ns / 2 + 4);
-                if ac > 0 && Layout::locate(&l.attributes, aa, ac, asz).is_none() {
-                    return Err(Error::BadAddress {
-                        what: "attributes",
-                        address: aa,
-                        count: ac,
-                        offset: o + 8,
-                    });
-                }
-                if cc > 0 && Layout::locate(&l.nodes, ca, cc, ns).is_none() {
-                    return Err(Error::BadAddress {
-                        what: "children",
-                        address: ca,
-                        count: cc,
-                        offset: o + ns / 2 + 4,
-                    });
-                }
-            }
-        }
-        for s in &l.attributes {
-            for i in 0..s.used as usize {
-                let o = s.offset + i * asz;
-                self.check_name(u16_at(self.bytes, o) as u32, o)?;
-                let code = u16_at(self.bytes, o + 2) & 3;
-                if code == 0 {
-                    return Err(Error::BadTypeCode { code, offset: o });
-                }
-                if code == 3 {
-                    let a = address_at(self.bytes, o + 4);
-                    if Layout::string_at(self.bytes, &l.values.data, a).is_none() {
-                        return Err(Error::BadAddress {
-                            what: "string value",
-                            address: a,
-                            count: 1,
-                            offset: o + 4,
-                        });
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn check_name(&self, index: u32, offset: usize) -> Result<(), Error> {
-        if index == 0 || index as usize > self.names.len() {
-            return Err(Error::BadNameIndex {
-                index,
-                offset,
-                count: self.names.len(),
-            });
-        }
-        Ok(())
     }
 
     /// The decompressed bytes.
@@ -170,13 +84,7 @@ impl<'a> DataCenter<'a> {
 
     /// The root element, `__root__` at 0:0.
     pub fn root(&self) -> Element<'_> {
-        Element::at(
-            self,
-            Address {
-                segment: 0,
-                element: 0,
-            },
-        )
+        Element::at(self, Address::ROOT)
     }
 
     /// All names, in index order (name index `i` is `names()[i - 1]`).
@@ -209,9 +117,9 @@ impl<'a> DataCenter<'a> {
         let t = &self.layout.names;
         let (off, count) = t.buckets[bucket_of(hash, t.buckets.len())];
         for e in 0..count {
-            let o = off + e * crate::layout::STRING_ENTRY_SIZE;
-            if u32_at(self.bytes, o) == hash {
-                let index = u32_at(self.bytes, o + 8);
+            let entry = StringEntry::read(self.bytes, off + e * STRING_ENTRY_SIZE);
+            if entry.hash == hash {
+                let index = entry.index;
                 if let Some(n) = index
                     .checked_sub(1)
                     .and_then(|i| self.names.get(i as usize))
@@ -237,10 +145,8 @@ impl<'a> DataCenter<'a> {
     /// slot is unused), or `None` past the keys region.
     pub fn key(&self, index: u16) -> Option<[u16; 4]> {
         let index = index as usize;
-        (index < self.layout.key_count).then(|| {
-            let o = self.layout.keys + index * 8;
-            std::array::from_fn(|i| u16_at(self.bytes, o + i * 2))
-        })
+        (index < self.layout.key_count)
+            .then(|| read_key(self.bytes, self.layout.keys + index * KEY_SIZE))
     }
 
     /// Dense index of a node (0..node_count), for visited sets.
@@ -249,19 +155,21 @@ impl<'a> DataCenter<'a> {
     }
 }
 
-fn resolve_names<'a>(b: &'a [u8], l: &Layout) -> Result<Vec<DcStr<'a>>, Error> {
+fn resolve_names<'a>(b: &'a [u8], l: &Layout) -> Result<Vec<DcStr<'a>>, Problem> {
     let t = &l.names;
     (0..t.address_count)
         .map(|i| {
-            let o = t.addresses + i * 4;
-            let a = address_at(b, o);
-            Layout::string_at(b, &t.data, a)
+            let o = t.addresses + i * ADDRESS_SIZE;
+            let address = read_address(b, o);
+            Layout::string_at(b, &t.data, address)
                 .map(DcStr::from_utf16le)
-                .ok_or(Error::BadAddress {
-                    what: "name",
-                    address: a,
-                    count: 1,
-                    offset: o,
+                .ok_or_else(|| {
+                    let kind = ProblemKind::BadAddress {
+                        what: "string",
+                        address,
+                        count: 1,
+                    };
+                    Problem::new(o, Place::TableAddress(Table::Names, i as u32 + 1), kind)
                 })
         })
         .collect()
@@ -286,8 +194,8 @@ impl<'d> Element<'d> {
         }
     }
 
-    fn u16(&self, at: usize) -> u16 {
-        u16_at(self.dc.bytes, self.offset + at)
+    fn record(&self) -> NodeRecord {
+        NodeRecord::read(self.dc.bytes, self.offset, self.dc.layout.arch)
     }
 
     /// The data center this element belongs to.
@@ -307,7 +215,7 @@ impl<'d> Element<'d> {
 
     /// One-based name index.
     pub fn name_index(&self) -> u16 {
-        self.u16(0)
+        NodeRecord::read_name(self.dc.bytes, self.offset)
     }
 
     /// The element's name.
@@ -317,7 +225,7 @@ impl<'d> Element<'d> {
 
     /// Index into the keys region.
     pub fn key_index(&self) -> u16 {
-        self.u16(2) >> 4
+        self.record().key
     }
 
     /// The names of the attributes of this element's key definition (empty
@@ -333,43 +241,41 @@ impl<'d> Element<'d> {
 
     /// The key flags (1: uncached).
     pub fn key_flags(&self) -> u8 {
-        (self.u16(2) & 0xf) as u8
+        self.record().flags
     }
 
     /// Number of attribute records (including `__value__`).
     pub fn attribute_count(&self) -> usize {
-        self.u16(4) as usize
+        self.record().attribute_count as usize
     }
 
     /// Number of child records (including nameless ones, which
     /// [`children`](Self::children) skips).
     pub fn child_count(&self) -> usize {
-        self.u16(6) as usize
+        self.record().child_count as usize
     }
 
     /// Address of the first attribute.
     pub fn attributes_address(&self) -> Address {
-        address_at(self.dc.bytes, self.offset + 8)
+        self.record().attributes
     }
 
     /// Address of the first child.
     pub fn children_address(&self) -> Address {
-        address_at(
-            self.dc.bytes,
-            self.offset + self.dc.layout.arch.node_size() / 2 + 4,
-        )
+        self.record().children
     }
 
     /// The attributes, in file order (including `__value__`).
     pub fn attributes(&self) -> Attributes<'d> {
-        let count = self.attribute_count();
+        let record = self.record();
+        let count = record.attribute_count as usize;
         let size = self.dc.layout.arch.attribute_size();
         let start = if count == 0 {
             0
         } else {
             Layout::locate(
                 &self.dc.layout.attributes,
-                self.attributes_address(),
+                record.attributes,
                 count as u32,
                 size,
             )
@@ -380,7 +286,7 @@ impl<'d> Element<'d> {
             next: start,
             end: start + count * size,
             size,
-            address: self.attributes_address(),
+            address: record.attributes,
         }
     }
 
@@ -403,14 +309,26 @@ impl<'d> Element<'d> {
 
     /// The children, in file order, skipping nameless records.
     pub fn children(&self) -> Children<'d> {
-        let count = self.child_count();
-        let first = self.children_address();
+        let record = self.record();
+        let count = record.child_count;
+        let first = record.children;
         Children {
             dc: self.dc,
             segment: first.segment,
             next: first.element as u32,
             end: first.element as u32 + count as u32,
         }
+    }
+
+    /// The problem of meeting one of this element's children again below
+    /// it: its run of children holds it or an ancestor (a cycle).
+    pub(crate) fn cycle(&self) -> Problem {
+        let arch = self.dc.layout.arch;
+        Problem::new(
+            NodeField::Children.at(self.offset, arch),
+            Place::Node(self.address),
+            ProblemKind::Cycle(self.children_address()),
+        )
     }
 
     /// The children called `name` (none when no element has that name).
@@ -545,7 +463,7 @@ pub struct Attribute<'d> {
 impl<'d> Attribute<'d> {
     /// One-based name index.
     pub fn name_index(&self) -> u16 {
-        u16_at(self.dc.bytes, self.offset)
+        AttributeRecord::read_name(self.dc.bytes, self.offset)
     }
 
     /// The attribute's name.
@@ -563,9 +481,11 @@ impl<'d> Attribute<'d> {
         self.offset
     }
 
-    /// The raw type info: `extended << 2 | type_code`.
+    /// The raw type field: the type code (1 int, 2 float, 3 string) in its
+    /// low two bits, the extended code (the boolean flag of an int, the
+    /// value hash of a string) above them.
     pub fn type_info(&self) -> u16 {
-        u16_at(self.dc.bytes, self.offset + 2)
+        AttributeRecord::read(self.dc.bytes, self.offset).type_info()
     }
 
     /// True for `__value__`, the element's text.
@@ -576,18 +496,16 @@ impl<'d> Attribute<'d> {
     /// The typed value. An integer with the boolean flag is a `Bool` (true
     /// when non-zero; the verifier reports values other than 0 and 1).
     pub fn value(&self) -> Value<'d> {
-        let raw = u32_at(self.dc.bytes, self.offset + 4);
-        let info = self.type_info();
-        match info & 3 {
-            1 if info >> 2 & 1 == 1 => Value::Bool(raw != 0),
-            1 => Value::Int(raw as i32),
-            2 => Value::Float(f32::from_bits(raw)),
-            _ => {
-                let a = address_at(self.dc.bytes, self.offset + 4);
+        match AttributeRecord::read(self.dc.bytes, self.offset).value() {
+            RawValue::Bool(raw) => Value::Bool(raw != 0),
+            RawValue::Int(v) => Value::Int(v),
+            RawValue::Float(v) => Value::Float(v),
+            RawValue::Str(a) => {
                 let s = Layout::string_at(self.dc.bytes, &self.dc.layout.values.data, a)
                     .expect("checked when opened");
                 Value::Str(DcStr::from_utf16le(s))
             }
+            RawValue::Untyped(_) => unreachable!("type codes are checked when opened"),
         }
     }
 }

@@ -8,8 +8,9 @@ use std::io::Write;
 use aes::Aes128;
 use cfb_mode::cipher::{AsyncStreamCipher, KeyIvInit};
 use tera_datacenter::{
-    Arch, DatKey, DataCenter, Error, ExportOptions, Format, OwnedElement, OwnedValue, Place,
-    ProblemKind, Table, Value, WriteOptions, export, string_hash, verify, verify_dat, write_dec,
+    Arch, DatError, DatKey, DataCenter, ExportError, ExportOptions, Format, OwnedElement,
+    OwnedValue, Place, Problem, ProblemKind, Table, Value, WriteOptions, export, string_hash,
+    verify, verify_dat, write_dec,
 };
 
 fn base_tree() -> OwnedElement {
@@ -175,13 +176,8 @@ fn bad_address() {
             ..
         }
     ));
-    assert!(matches!(
-        DataCenter::parse(&b),
-        Err(Error::BadAddress {
-            what: "children",
-            ..
-        })
-    ));
+    // Opening refuses it with the same problem, at the same place.
+    assert_eq!(DataCenter::parse(&b).err().as_ref(), Some(&r.problems[0]));
 }
 
 #[test]
@@ -218,7 +214,7 @@ fn wrong_size() {
     z.write_all(&b).unwrap();
     z.finish().unwrap();
     cfb_mode::Encryptor::<Aes128>::new(&key.key.into(), &key.iv.into()).encrypt(&mut plain);
-    let r = verify_dat(&plain, &key, None);
+    let r = verify_dat(&plain, &key, None).unwrap();
     assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
     assert_eq!(
         r.problems[0].kind,
@@ -229,17 +225,29 @@ fn wrong_size() {
     );
     assert!(matches!(
         tera_datacenter::unpack(&plain, &key),
-        Err(Error::SizeMismatch { .. })
+        Err(DatError::SizeMismatch { .. })
     ));
     // A .dec with a byte too many or too few does not read to its end.
     let mut longer = b.clone();
     longer.push(0);
-    assert!(matches!(kinds(&longer)[..], [ProblemKind::Structure(_)]));
-    assert!(matches!(
-        kinds(&b[..b.len() - 1])[..],
-        [ProblemKind::Structure(_)]
-    ));
-    assert!(DataCenter::parse(&longer).is_err());
+    for damaged in [&longer[..], &b[..b.len() - 1]] {
+        let report = verify(damaged, None);
+        assert!(report.arch.is_none(), "{:?}", report.problems);
+        assert!(
+            matches!(&report.problems[..], [p] if p.kind.is_structural()),
+            "{:?}",
+            report.problems
+        );
+        assert_eq!(
+            DataCenter::parse(damaged).err().as_ref(),
+            Some(&report.problems[0])
+        );
+    }
+    let ProblemKind::NoLayoutFits { x64, .. } = &kinds(&longer)[0] else {
+        panic!("{:?}", kinds(&longer));
+    };
+    assert_eq!(x64.kind, ProblemKind::TrailingBytes { len: 1 });
+    assert_eq!(x64.offset, b.len());
 }
 
 #[test]
@@ -259,10 +267,9 @@ fn value_hash_float_code_and_type_code() {
     );
     put16(&mut b, s.scale_attr + 2, 0);
     assert!(kinds(&b).contains(&ProblemKind::TypeCode(0)));
-    assert!(matches!(
-        DataCenter::parse(&b),
-        Err(Error::BadTypeCode { .. })
-    ));
+    let problem = DataCenter::parse(&b).unwrap_err();
+    assert_eq!(problem.kind, ProblemKind::TypeCode(0));
+    assert_eq!(problem.offset, s.scale_attr + 2);
 }
 
 #[test]
@@ -308,12 +315,20 @@ fn cycle_is_reported_and_stops_walks() {
         "{k:?}"
     );
     let dc = DataCenter::parse(&b).unwrap();
-    assert!(matches!(dc.root().to_owned_tree(), Err(Error::Cycle(_))));
+    // Copying and exporting meet the cycle at the same node as the
+    // verifier, and say so in the same words.
+    let cycle = dc.root().to_owned_tree().unwrap_err();
+    assert!(matches!(cycle.kind, ProblemKind::Cycle(_)), "{cycle}");
+    let found = verify(&b, None).problems;
+    assert!(found.contains(&cycle), "{cycle} not in {found:?}");
     let options = ExportOptions {
         format: Format::Json,
         pretty: false,
     };
-    assert!(export(&dc.root(), &mut std::io::sink(), options, &mut |_| {}).is_err());
+    match export(&dc.root(), &mut std::io::sink(), options, &mut |_| {}) {
+        Err(ExportError::Format(p)) => assert_eq!(p, cycle),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -415,7 +430,7 @@ fn nameless_root_is_an_error_not_a_panic() {
     assert!(
         matches!(
             DataCenter::parse(&b),
-            Err(Error::BadNameIndex { index: 0, offset, .. }) if offset == root
+            Err(Problem { kind: ProblemKind::NameIndex(0), offset, .. }) if offset == root
         ),
         "{:?}",
         DataCenter::parse(&b).err()

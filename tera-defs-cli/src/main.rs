@@ -26,7 +26,8 @@ Exit codes:
      a value that does not encode, an opcode missing from the map, defs with
      errors (check, gen, diff); diff --check: the defs are not
      wire-compatible; with --jsonl: any line failed; a data center
-     or world file that does not read, a verify that found problems, no path
+     or world file that does not read, a verify that found problems, no path;
+     a capture that does not read; opcodes check: a misfit or a swap
   2  bad command line: usage errors, an unknown def name or version, a file
      that cannot be read, a map file that does not parse, a key or IV that
      is not 32 hex digits, a node index past the graph
@@ -75,6 +76,13 @@ enum Command {
     World(cmd::world::WorldArgs),
     /// diep.io messages: decode to JSON, encode from JSON.
     Diep(cmd::diep::DiepArgs),
+    /// Opcodes of a new protocol version: discover a map from captures,
+    /// or check a map against them.
+    #[command(after_help = "Examples:
+  tera-defs opcodes discover new.pcapng --defs tera-data --map protocol.365100.map -o protocol.365101.map
+  tera-defs opcodes discover a.pcap b.pcap --defs tera-data --known partial.map --json > report.json
+  tera-defs opcodes check new.pcapng --map protocol.365101.map --defs tera-data")]
+    Opcodes(cmd::opcodes::OpcodesArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +97,7 @@ fn main() -> ExitCode {
         Command::Dc(args) => cmd::dc::run(args),
         Command::World(args) => cmd::world::run(args),
         Command::Diep(args) => cmd::diep::run(args),
+        Command::Opcodes(args) => cmd::opcodes::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,19 +1,18 @@
-//! In-game commands, as tera-toolbox's `command` module: the proxy gives
-//! the client a private chat channel of its own; a line typed there, or a
-//! line `!name args` in any chat, runs the mod's command `name` instead of
-//! reaching the server, and the command's replies arrive as lines of that
-//! channel.
-
-use std::panic::{AssertUnwindSafe, catch_unwind};
+//! In-game commands, as tera-toolbox's `command` module: a built-in mod on
+//! ordinary hooks. It gives the client a private chat channel of its own
+//! (on `S_LOAD_CLIENT_USER_SETTING`); a line typed there, or a line
+//! `!name args` in any chat, is blocked (it never reaches the server) and
+//! runs the command `name`, with the state of the mod that registered it;
+//! the command's replies arrive as lines of that channel.
 
 use tera_data::packets::{c_chat, s_join_private_channel, s_private_chat};
 use tera_net::Direction;
-use tera_packets::Packet;
 
-use crate::event::{Changes, Event, Injection, Scene};
-use crate::faults::{Fault, panic_message};
-use crate::id::{HookId, ModId};
-use crate::slot::{ModInfo, ModSlot};
+use crate::event::{Call, Event, Input};
+use crate::hooks::{Hook, call_fn};
+use crate::id::HookId;
+use crate::meta::{HookKind, HookMeta};
+use crate::verdict::Verdict;
 
 /// The private channel slot the proxy's channel takes (of the client's 8).
 pub const CHANNEL_INDEX: i32 = 7;
@@ -24,13 +23,14 @@ pub const CHANNEL_NAME: &str = "Proxy";
 /// The `C_CHAT` channel of private channel slot `CHANNEL_INDEX`.
 const CHAT_CHANNEL: u32 = 11 + CHANNEL_INDEX as u32;
 
-/// A command being run: its arguments, and replies to the player.
-pub struct Command<'c, 'e> {
-    pub(crate) event: &'c mut Event<'e>,
-    pub(crate) line: &'c str,
+/// A command being run, by a handler of mod `M`: its arguments, and
+/// replies to the player.
+pub struct Command<'c, 'e, M = ()> {
+    event: &'c mut Event<'e, M>,
+    line: &'c str,
 }
 
-impl core::fmt::Debug for Command<'_, '_> {
+impl<M> core::fmt::Debug for Command<'_, '_, M> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Command")
             .field("line", &self.line)
@@ -38,7 +38,7 @@ impl core::fmt::Debug for Command<'_, '_> {
     }
 }
 
-impl<'e> Command<'_, 'e> {
+impl<'e, M> Command<'_, 'e, M> {
     /// The words typed after the command's name.
     #[must_use]
     pub fn args(&self) -> Vec<&str> {
@@ -53,132 +53,68 @@ impl<'e> Command<'_, 'e> {
 
     /// Sends `text` to the player, as a line of the proxy's channel.
     pub fn reply(&mut self, text: impl Into<String>) {
-        let line = s_private_chat::V1 {
-            channel: CHANNEL_ID as u32,
-            author_id: 0,
-            author_name: "".into(),
-            message: text.into().into(),
-        };
-        if let Err(e) = self.event.send_to(Direction::ServerToClient, &line) {
-            tracing::warn!(error = %e, "cannot send a command's reply");
-        }
+        reply(self.event, text.into());
     }
 
-    /// The event of the chat line: send packets, add hooks.
-    pub fn event(&mut self) -> &mut Event<'e> {
+    /// The event of the chat line: send packets, add hooks and timers of
+    /// the mod.
+    pub fn event(&mut self) -> &mut Event<'e, M> {
         self.event
     }
 }
 
-/// A command handler, as [`Mod::command`](crate::Mod::command) wraps it.
-type Handler = Box<dyn FnMut(&mut Command<'_, '_>) + Send>;
-
-/// An in-game command to register ([`Mod::command`](crate::Mod::command)).
-pub struct CommandSpec {
-    pub(crate) name: String,
-    pub(crate) handler: Handler,
-}
-
-impl core::fmt::Debug for CommandSpec {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("CommandSpec")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
-
-impl CommandSpec {
-    pub(crate) fn new(name: &str, handler: Handler) -> CommandSpec {
-        CommandSpec {
-            name: name.to_lowercase(),
-            handler,
+/// A command hook of mod `M`: `handler` runs on the lines of command
+/// `name` ([`Mod::command`](crate::Mod::command)).
+pub(crate) fn command_hook<M: 'static>(
+    name: &str,
+    mut handler: impl FnMut(&mut M, &mut Command<'_, '_, M>) + Send + 'static,
+) -> Hook<M> {
+    let f = call_fn(move |me: &mut M, event: &mut Event<'_, M>, input| {
+        if let Input::Line(line) = input {
+            handler(me, &mut Command { event, line });
         }
-    }
+        Some((Verdict::Pass, None))
+    });
+    Hook::from_parts(
+        HookMeta::new(Some(name.to_lowercase()), HookKind::Command),
+        f,
+    )
 }
 
-/// A registered command.
-pub(crate) struct CommandEntry {
-    pub(crate) id: HookId,
-    pub(crate) owner: ModInfo,
-    pub(crate) spec: CommandSpec,
-}
-
-/// What the commands did with a packet.
-pub(crate) enum Dispatch {
-    /// Not a command line: the hooks see it.
-    Pass,
-    /// A command line: run (or answered as unknown), and blocked.
-    Handled,
-    /// A command line whose handler (of that mod) panicked (blocked too).
-    Panicked(Fault, ModInfo),
-}
-
-/// The commands of a connection.
-#[derive(Default)]
+/// The state of the built-in command mod: the commands of the connection
+/// by name, in the order they were added (when two mods add the same name,
+/// the first added runs).
+#[derive(Debug, Default)]
 pub(crate) struct Commands {
-    entries: Vec<CommandEntry>,
+    table: Vec<(String, HookId)>,
 }
 
 impl Commands {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+    pub(crate) fn register(&mut self, name: &str, hook: HookId) {
+        self.table.push((name.to_owned(), hook));
     }
 
-    pub(crate) fn add(&mut self, entry: CommandEntry) {
-        self.entries.push(entry);
+    pub(crate) fn unregister(&mut self, hook: HookId) {
+        self.table.retain(|(_, h)| *h != hook);
     }
 
-    pub(crate) fn remove_mod(&mut self, id: ModId) {
-        self.entries.retain(|c| c.owner.id != id);
+    fn find(&self, name: &str) -> Option<HookId> {
+        self.table.iter().find(|(n, _)| n == name).map(|(_, h)| *h)
     }
+}
 
-    /// Joins the client to the proxy's channel when the server sends the
-    /// client's settings (the client is then ready for channels), and runs
-    /// the command of a chat line.
-    pub(crate) fn dispatch(
-        &mut self,
-        scene: Scene<'_>,
-        packet: &[u8],
-        mods: &mut [ModSlot],
-        injected: &mut Vec<Injection>,
-        changes: &mut Changes,
-    ) -> Dispatch {
-        if self.entries.is_empty() || scene.fake {
-            return Dispatch::Pass;
-        }
-        match scene.name {
-            Some("S_LOAD_CLIENT_USER_SETTING") => {
-                let mut event = Event::new(scene, HookId(u64::MAX), None, injected, changes, None);
-                join_channel(&mut event);
-                Dispatch::Pass
-            }
-            Some("C_CHAT") => match c_chat::V1::decode(packet) {
-                Ok(chat) => {
-                    let text = strip_tags(&chat.message.to_string());
-                    self.run_line(scene, chat.channel, &text, mods, injected, changes)
-                }
-                Err(_) => Dispatch::Pass,
-            },
-            _ => Dispatch::Pass,
-        }
-    }
-
-    fn run_line(
-        &mut self,
-        scene: Scene<'_>,
-        channel: u32,
-        text: &str,
-        mods: &mut [ModSlot],
-        injected: &mut Vec<Injection>,
-        changes: &mut Changes,
-    ) -> Dispatch {
-        let in_channel = channel == CHAT_CHANNEL;
+/// The hooks of the built-in command mod: the command lines, first of every
+/// hook, and the channel's join.
+pub(crate) fn builtin_hooks() -> [Hook<Commands>; 2] {
+    let lines = Hook::on_state::<c_chat::V1>(|commands: &mut Commands, event, chat| {
+        let text = strip_tags(&chat.message.to_string());
+        let in_channel = chat.channel == CHAT_CHANNEL;
         let line = if in_channel {
             text.trim()
         } else {
             match text.trim().strip_prefix('!') {
                 Some(rest) if !rest.starts_with('!') => rest,
-                _ => return Dispatch::Pass,
+                _ => return Verdict::Pass,
             }
         };
         let name = line
@@ -186,50 +122,49 @@ impl Commands {
             .next()
             .unwrap_or_default()
             .to_lowercase();
-        let Some(entry) = self.entries.iter_mut().find(|c| c.spec.name == name) else {
-            if in_channel {
-                let mut event = Event::new(scene, HookId(u64::MAX), None, injected, changes, None);
-                let mut command = Command {
-                    event: &mut event,
-                    line,
-                };
-                command.reply(format!("unknown command: {name}"));
-                return Dispatch::Handled;
+        match commands.find(&name) {
+            Some(hook) => {
+                event.cx.changes.calls.push_back(Call::Command {
+                    hook,
+                    line: line.to_owned(),
+                });
+                Verdict::Block
+            }
+            None if in_channel => {
+                reply(event, format!("unknown command: {name}"));
+                Verdict::Block
             }
             // `!word` that no mod owns is an ordinary chat line.
-            return Dispatch::Pass;
-        };
-        let state = mods
-            .iter_mut()
-            .find(|m| m.info.id == entry.owner.id)
-            .map(|m| &mut *m.state);
-        let mut event = Event::new(scene, entry.id, Some(entry.owner), injected, changes, state);
-        let handler = &mut entry.spec.handler;
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            handler(&mut Command {
-                event: &mut event,
-                line,
-            });
-        }));
-        match result {
-            Ok(()) => Dispatch::Handled,
-            Err(payload) => Dispatch::Panicked(
-                Fault {
-                    module: Some(entry.owner.name.to_owned()),
-                    hook: entry.id,
-                    target: format!("command {name}"),
-                    packet: "C_CHAT".to_owned(),
-                    dir: scene.dir,
-                    message: panic_message(&*payload),
-                },
-                entry.owner,
-            ),
+            None => Verdict::Pass,
         }
+    })
+    .order(i32::MIN);
+    let join = Hook::raw_state(
+        "S_LOAD_CLIENT_USER_SETTING",
+        |_: &mut Commands, event, _| {
+            join_channel(event);
+            Verdict::Pass
+        },
+    );
+    [lines, join]
+}
+
+/// Sends `text` to the player as a line of the proxy's channel.
+fn reply<M>(event: &mut Event<'_, M>, text: String) {
+    let line = s_private_chat::V1 {
+        channel: CHANNEL_ID as u32,
+        author_id: 0,
+        author_name: "".into(),
+        message: text.into(),
+    };
+    if let Err(e) = event.send_to(Direction::ServerToClient, &line) {
+        tracing::warn!(error = %e, "cannot send a command's reply");
     }
 }
 
-/// Injects the proxy's channel to the client.
-fn join_channel(event: &mut Event<'_>) {
+/// Joins the client to the proxy's channel (the server has sent the
+/// client's settings: the client is ready for channels).
+fn join_channel<M>(event: &mut Event<'_, M>) {
     let join = s_join_private_channel::V2 {
         index: CHANNEL_INDEX,
         channel_id: CHANNEL_ID,

@@ -1,5 +1,6 @@
 //! How a connection is relayed.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tera_net::KeyGeneration;
@@ -27,6 +28,10 @@ pub struct ProxyConfig {
     /// [`Event::dynamic`](crate::Event::dynamic). Default
     /// [`DefSource::None`].
     pub defs: DefSource,
+    /// The folder of the mods' settings files (`NAME.json` each, see
+    /// [`Settings`](crate::Settings)). Default `None`: mods keep their
+    /// default settings and nothing is saved.
+    pub settings_dir: Option<PathBuf>,
     /// The key constants both sides derive their ciphers with: clients
     /// before major patch 45 use [`KeyGeneration::Old`]. Default
     /// [`KeyGeneration::Current`].
@@ -42,6 +47,7 @@ impl Default for ProxyConfig {
             handshake_timeout: Duration::from_secs(30),
             fault_policy: FaultPolicy::DisableMod,
             defs: DefSource::None,
+            settings_dir: None,
             key_generation: KeyGeneration::Current,
         }
     }

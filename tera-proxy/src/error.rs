@@ -84,6 +84,12 @@ pub enum HookFailure {
     /// Hooks kept injecting packets in answer to injected packets.
     #[error("injected packets nested deeper than {0} (hooks answering their own injections?)")]
     InjectionLoop(usize),
+    /// One call led to more than this many commands and signal deliveries
+    /// (a subscriber emitting what it subscribes to?).
+    #[error(
+        "one call led to more than {0} commands and signal deliveries (a subscriber emitting what it subscribes to?)"
+    )]
+    CallLoop(usize),
 }
 
 /// A packet that cannot be sent.
@@ -161,14 +167,5 @@ pub enum HookError {
         name: String,
         /// The map's revision, if known.
         revision: Option<u32>,
-    },
-    /// A mod's hook (made with [`Mod::on`](crate::Mod::on) and the like)
-    /// was added outside that mod: it needs that mod's state.
-    #[error("a hook of mod {hook_mod} was added {}", match owner { Some(o) => format!("to mod {o}"), None => "outside any mod".to_owned() })]
-    WrongMod {
-        /// The mod the hook was made for.
-        hook_mod: &'static str,
-        /// The mod it was added to, if any.
-        owner: Option<&'static str>,
     },
 }

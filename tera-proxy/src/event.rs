@@ -1,44 +1,167 @@
-//! What a hook is told about the packet it sees, and what it can do besides
-//! answering: send packets, add and remove hooks and mods.
+//! What a hook (or command, timer, signal subscriber) is told when it is
+//! called, and what it can do besides answering: send packets, and add and
+//! remove hooks, timers and mods. [`Event::add_hook`] is in `hooks.rs`,
+//! the timers' methods in `timers.rs`.
 
-use std::any::Any;
+use std::collections::VecDeque;
+use std::time::Duration;
 
 use tera_data::{AnyPacket, ProtocolMap};
+use tera_dynamic::{Catalog, Record};
 use tera_net::Direction;
 use tera_packets::Packet;
 
-use tera_dynamic::{Catalog, Record};
-
 use crate::dynamic::{DynamicError, schema_of};
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
-use crate::error::{HookError, PacketError};
-use crate::hooks::{Hook, Setting, Version, check_hook};
-use crate::id::{HookId, Ids, ModId};
-use crate::slot::ModInfo;
+use crate::error::PacketError;
+use crate::faults::Reports;
+use crate::id::{HookId, Ids, ModId, Owner, SignalId, TimerId};
+use crate::meta::{HookMeta, Version};
+use crate::verdict::Outcome;
 
-/// A packet a hook or a handle injects.
+/// A packet a hook, a timer or a handle injects.
 #[derive(Debug)]
 pub(crate) struct Injection {
     pub(crate) dir: Direction,
     pub(crate) packet: Vec<u8>,
 }
 
-/// Hooks and mods added or removed while hooks run; applied once the
-/// packet's hooks have run (a removed hook is skipped at once).
-#[derive(Default)]
-pub(crate) struct Changes {
-    pub(crate) added: Vec<(HookId, Option<ModInfo>, Hook)>,
-    pub(crate) removed: Vec<HookId>,
-    pub(crate) removed_mods: Vec<ModId>,
+/// Where a function sits in its mod's table of functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Key(pub(crate) usize);
+
+/// What a function is called with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Input<'a> {
+    /// A packet, for a hook on packets.
+    Packet(&'a [u8]),
+    /// The line typed, for a command.
+    Line(&'a str),
+    /// Nothing: a timer, or a signal subscriber (which takes the value from
+    /// its signal).
+    Nothing,
 }
 
-impl Changes {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty() && self.removed_mods.is_empty()
+/// The function of a hook, command, timer or signal subscriber of mod `M`,
+/// as its mod's table keeps it: `None` when a typed hook's packet does not
+/// decode.
+pub(crate) type CallFn<M> =
+    Box<dyn for<'e, 'a> FnMut(&mut M, &mut Event<'e, M>, Input<'a>) -> Option<Outcome> + Send>;
+
+/// The functions of one mod, by [`Key`]. A function is taken out while it
+/// runs, so that it can add others to the table.
+pub(crate) struct Fns<M> {
+    slots: Vec<Option<CallFn<M>>>,
+    free: Vec<usize>,
+}
+
+impl<M> Default for Fns<M> {
+    fn default() -> Self {
+        Fns {
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
     }
 }
 
-/// What every hook call on one packet shares.
+impl<M> Fns<M> {
+    pub(crate) fn insert(&mut self, f: CallFn<M>) -> Key {
+        match self.free.pop() {
+            Some(at) => {
+                if let Some(slot) = self.slots.get_mut(at) {
+                    *slot = Some(f);
+                }
+                Key(at)
+            }
+            None => {
+                self.slots.push(Some(f));
+                Key(self.slots.len() - 1)
+            }
+        }
+    }
+
+    pub(crate) fn take(&mut self, key: Key) -> Option<CallFn<M>> {
+        self.slots.get_mut(key.0).and_then(Option::take)
+    }
+
+    pub(crate) fn put_back(&mut self, key: Key, f: CallFn<M>) {
+        if let Some(slot) = self.slots.get_mut(key.0) {
+            *slot = Some(f);
+        }
+    }
+
+    pub(crate) fn remove(&mut self, key: Key) {
+        if let Some(slot) = self.slots.get_mut(key.0)
+            && slot.take().is_some()
+        {
+            self.free.push(key.0);
+        }
+    }
+}
+
+/// A hook (or command, timer, subscriber) added while hooks run.
+pub(crate) struct Added {
+    pub(crate) id: HookId,
+    pub(crate) owner: Owner,
+    pub(crate) key: Key,
+    pub(crate) meta: HookMeta,
+}
+
+/// A timer set while hooks run.
+pub(crate) struct NewTimer {
+    pub(crate) id: TimerId,
+    pub(crate) owner: Owner,
+    pub(crate) key: Key,
+    pub(crate) delay: Duration,
+    /// An interval's period; `None` for a timeout.
+    pub(crate) every: Option<Duration>,
+}
+
+/// A call the dispatcher makes once the current function has returned.
+pub(crate) enum Call {
+    /// Run command hook `hook` on a line.
+    Command { hook: HookId, line: String },
+    /// Hand a value to the subscribers of `signal`, which read it from
+    /// where `value` puts it.
+    Signal {
+        signal: SignalId,
+        value: Box<dyn Delivery>,
+    },
+}
+
+/// A value emitted on a signal, on its way to the subscribers.
+pub(crate) trait Delivery: Send {
+    /// Puts the value where the subscribers read it.
+    fn set(&mut self);
+    /// Takes it back once they have run.
+    fn clear(&mut self);
+}
+
+/// Hooks, timers and mods added or removed while hooks run, applied once
+/// the packet's hooks have run (a removed hook is skipped at once), and the
+/// calls to make after the current function.
+#[derive(Default)]
+pub(crate) struct Changes {
+    pub(crate) added: Vec<Added>,
+    pub(crate) removed: Vec<HookId>,
+    pub(crate) removed_mods: Vec<ModId>,
+    pub(crate) timers: Vec<NewTimer>,
+    pub(crate) cleared: Vec<TimerId>,
+    pub(crate) calls: VecDeque<Call>,
+}
+
+impl Changes {
+    /// Whether there is anything to apply to the registry (calls aside).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.removed_mods.is_empty()
+            && self.timers.is_empty()
+            && self.cleared.is_empty()
+    }
+}
+
+/// What every call on one packet (or one timer) shares.
 #[derive(Clone, Copy)]
 pub(crate) struct Scene<'s> {
     pub(crate) dir: Direction,
@@ -49,137 +172,114 @@ pub(crate) struct Scene<'s> {
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'s Catalog>,
     pub(crate) ids: &'s Ids,
+    pub(crate) reports: &'s Reports,
 }
 
-/// The context of one hook call.
-pub struct Event<'s> {
-    pub(crate) dir: Direction,
-    pub(crate) opcode: u16,
-    pub(crate) name: Option<&'s str>,
-    pub(crate) fake: bool,
+/// The context of one call, apart from the mod's table of functions.
+pub(crate) struct CallCx<'e> {
+    pub(crate) scene: Scene<'e>,
     pub(crate) modified: bool,
     pub(crate) silenced: bool,
     pub(crate) hook: HookId,
-    pub(crate) owner: Option<ModInfo>,
-    pub(crate) map: Option<&'s ProtocolMap>,
-    pub(crate) revision: Option<u32>,
-    pub(crate) defs: Option<&'s Catalog>,
-    pub(crate) ids: &'s Ids,
-    pub(crate) injected: &'s mut Vec<Injection>,
-    pub(crate) changes: &'s mut Changes,
-    /// The state of the hook's mod, taken by the mod's hook function while
-    /// it runs.
-    pub(crate) state: Option<&'s mut (dyn Any + Send)>,
+    pub(crate) owner: Owner,
+    pub(crate) injected: &'e mut Vec<Injection>,
+    pub(crate) changes: &'e mut Changes,
 }
 
-impl core::fmt::Debug for Event<'_> {
+/// The context of one call of a hook, command, timer or signal subscriber
+/// of mod `M` (`()`: a hook outside any mod): the packet's direction,
+/// opcode and name, and what the call can do besides answering (send
+/// packets; add and remove hooks, timers and mods). What it adds belongs
+/// to `M`, so the compiler checks that it is a hook of `M`.
+///
+/// A timer's event has no packet: its [`opcode`](Event::opcode) is 0, its
+/// [`name`](Event::name) `None`, and it counts as injected
+/// ([`is_fake`](Event::is_fake)).
+pub struct Event<'e, M = ()> {
+    pub(crate) cx: CallCx<'e>,
+    pub(crate) fns: &'e mut Fns<M>,
+}
+
+impl<M> core::fmt::Debug for Event<'_, M> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Event")
-            .field("dir", &self.dir)
-            .field("opcode", &self.opcode)
-            .field("name", &self.name)
-            .field("fake", &self.fake)
-            .field("hook", &self.hook)
+            .field("dir", &self.cx.scene.dir)
+            .field("opcode", &self.cx.scene.opcode)
+            .field("name", &self.cx.scene.name)
+            .field("fake", &self.cx.scene.fake)
+            .field("hook", &self.cx.hook)
             .finish_non_exhaustive()
     }
 }
 
-impl<'s> Event<'s> {
-    /// The event of a call of hook `hook` (of mod `owner`, whose state is
-    /// `state`).
-    pub(crate) fn new(
-        scene: Scene<'s>,
-        hook: HookId,
-        owner: Option<ModInfo>,
-        injected: &'s mut Vec<Injection>,
-        changes: &'s mut Changes,
-        state: Option<&'s mut (dyn Any + Send)>,
-    ) -> Event<'s> {
-        Event {
-            dir: scene.dir,
-            opcode: scene.opcode,
-            name: scene.name,
-            fake: scene.fake,
-            modified: false,
-            silenced: false,
-            hook,
-            owner,
-            map: scene.map,
-            revision: scene.revision,
-            defs: scene.defs,
-            ids: scene.ids,
-            injected,
-            changes,
-            state,
-        }
-    }
-
+impl<'e, M> Event<'e, M> {
     /// Which way the packet travels.
     #[must_use]
     pub fn direction(&self) -> Direction {
-        self.dir
+        self.cx.scene.dir
     }
 
     /// The packet's opcode.
     #[must_use]
     pub fn opcode(&self) -> u16 {
-        self.opcode
+        self.cx.scene.opcode
     }
 
     /// The packet's name in the connection's protocol map, if it has one.
     #[must_use]
     pub fn name(&self) -> Option<&str> {
-        self.name
+        self.cx.scene.name
     }
 
-    /// Whether the packet was injected (by a hook or a handle) rather than
-    /// read from the wire.
+    /// Whether the packet was injected (by a hook, a timer or a handle)
+    /// rather than read from the wire.
     #[must_use]
     pub fn is_fake(&self) -> bool {
-        self.fake
+        self.cx.scene.fake
     }
 
     /// Whether an earlier hook changed the packet.
     #[must_use]
     pub fn is_modified(&self) -> bool {
-        self.modified
+        self.cx.modified
     }
 
     /// Whether an earlier hook blocked the packet.
     #[must_use]
     pub fn is_silenced(&self) -> bool {
-        self.silenced
+        self.cx.silenced
     }
 
-    /// The hook being called.
+    /// The hook (or command, or signal subscriber) being called; for a
+    /// timer, the id its [`TimerId`] has.
     #[must_use]
     pub fn hook_id(&self) -> HookId {
-        self.hook
+        self.cx.hook
     }
 
-    /// The mod of the hook being called, if it belongs to one.
+    /// The mod of the function being called, if it belongs to one.
     #[must_use]
     pub fn mod_id(&self) -> Option<ModId> {
-        self.owner.map(|o| o.id)
+        self.cx.owner.mod_id()
     }
 
     /// The protocol revision of the connection's map (announced in
     /// `C_CHECK_VERSION`, or the compiled-in map's), if known.
     #[must_use]
     pub fn revision(&self) -> Option<u32> {
-        self.revision
+        self.cx.scene.revision
     }
 
     /// The connection's protocol map, once known.
     #[must_use]
     pub fn protocol_map(&self) -> Option<&ProtocolMap> {
-        self.map
+        self.cx.scene.map
     }
 
     /// The connection's runtime defs, if it has any.
     #[must_use]
-    pub fn runtime_defs(&self) -> Option<&'s Catalog> {
-        self.defs
+    pub fn runtime_defs(&self) -> Option<&'e Catalog> {
+        self.cx.scene.defs
     }
 
     /// `packet` (this event's packet, or any bytes of its name) as a
@@ -194,8 +294,12 @@ impl<'s> Event<'s> {
         packet: &'b [u8],
         version: Version,
     ) -> Result<Record<'b>, DynamicError> {
-        let name = self.name.ok_or(DynamicError::NoName(self.opcode))?;
-        let schema = schema_of(self.defs, name, version.exact())?;
+        let name = self
+            .cx
+            .scene
+            .name
+            .ok_or(DynamicError::NoName(self.cx.scene.opcode))?;
+        let schema = schema_of(self.cx.scene.defs, name, version.exact())?;
         Ok(schema.decode(packet)?)
     }
 
@@ -221,8 +325,8 @@ impl<'s> Event<'s> {
         dir: Direction,
         packet: &P,
     ) -> Result<(), PacketError> {
-        let packet = encode_packet(packet, opcode_in(self.map, P::NAME)?)?;
-        self.injected.push(Injection { dir, packet });
+        let packet = encode_packet(packet, opcode_in(self.cx.scene.map, P::NAME)?)?;
+        self.cx.injected.push(Injection { dir, packet });
         Ok(())
     }
 
@@ -233,8 +337,8 @@ impl<'s> Event<'s> {
     /// As [`send`](Event::send).
     pub fn send_any(&mut self, packet: &AnyPacket<'_>) -> Result<(), PacketError> {
         let dir = direction_of(packet.name())?;
-        let packet = encode_any(packet, opcode_in(self.map, packet.name())?)?;
-        self.injected.push(Injection { dir, packet });
+        let packet = encode_any(packet, opcode_in(self.cx.scene.map, packet.name())?)?;
+        self.cx.injected.push(Injection { dir, packet });
         Ok(())
     }
 
@@ -247,60 +351,24 @@ impl<'s> Event<'s> {
     /// [`PacketError::BadLength`] unless it has 4 to 65535 bytes.
     pub fn send_raw(&mut self, dir: Direction, packet: Vec<u8>) -> Result<(), PacketError> {
         let packet = with_length(packet)?;
-        self.injected.push(Injection { dir, packet });
+        self.cx.injected.push(Injection { dir, packet });
         Ok(())
-    }
-
-    /// Adds a hook, which sees the packets after this one. It belongs to
-    /// this hook's mod, if any (removed with it).
-    ///
-    /// # Errors
-    /// [`HookError::NotInMap`] when the connection's map is known and has
-    /// no packet of the hook's name; [`HookError::WrongMod`] for a hook of
-    /// another mod.
-    pub fn add_hook(&mut self, hook: Hook) -> Result<HookId, HookError> {
-        let setting = Setting {
-            map: self.map,
-            revision: self.revision,
-            defs: self.defs,
-        };
-        check_hook(&hook, &setting, self.owner.as_ref())?;
-        let id = self.ids.hook();
-        self.changes.added.push((id, self.owner, hook));
-        Ok(id)
     }
 
     /// Removes this hook (it is not called again).
     pub fn unhook(&mut self) {
-        self.changes.removed.push(self.hook);
+        self.cx.changes.removed.push(self.cx.hook);
     }
 
-    /// Removes hook `id`: it is not called again, from the next hook on.
+    /// Removes hook (or command) `id`: it is not called again, from the
+    /// next hook on.
     pub fn remove_hook(&mut self, id: HookId) {
-        self.changes.removed.push(id);
+        self.cx.changes.removed.push(id);
     }
 
-    /// Removes mod `id` with its hooks and commands (this hook's own mod
-    /// included), once this packet's hooks have run.
+    /// Removes mod `id` with its hooks, commands and timers (this hook's
+    /// own mod included), once this packet's hooks have run.
     pub fn remove_mod(&mut self, id: ModId) {
-        self.changes.removed_mods.push(id);
-    }
-
-    /// Calls `f` with the state of this hook's mod, if it is an `M`
-    /// (`default` otherwise).
-    pub(crate) fn with_state<M: 'static, R>(
-        &mut self,
-        default: R,
-        f: impl FnOnce(&mut M, &mut Event<'_>) -> R,
-    ) -> R {
-        let Some(state) = self.state.take() else {
-            return default;
-        };
-        let result = match state.downcast_mut::<M>() {
-            Some(module) => f(module, self),
-            None => default,
-        };
-        self.state = Some(state);
-        result
+        self.cx.changes.removed_mods.push(id);
     }
 }

@@ -6,6 +6,7 @@ use std::sync::{Mutex, PoisonError};
 use tera_net::Direction;
 
 use crate::id::HookId;
+use crate::settings::SettingsProblem;
 
 /// What a connection does when a hook panics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub enum FaultPolicy {
     CloseConnection,
 }
 
-/// A hook (or command) that panicked.
+/// A hook (or command, timer, signal subscriber) that panicked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "{} hook {hook} ({target}) panicked on {packet} ({dir}): {message}",
@@ -32,9 +33,11 @@ pub struct Fault {
     pub module: Option<String>,
     /// The hook.
     pub hook: HookId,
-    /// What it was registered for (`S_CHAT.4`, `*`, `command afk`).
+    /// What it was registered for (`S_CHAT.4`, `*`, `command afk`,
+    /// `timer #7`).
     pub target: String,
-    /// The packet: its name in the map, or its opcode.
+    /// The packet: its name in the map, or its opcode (`no packet` for a
+    /// timer).
     pub packet: String,
     /// The packet's direction.
     pub dir: Direction,
@@ -62,6 +65,7 @@ const KEPT: usize = 64;
 pub(crate) struct Reports {
     faults: Mutex<Vec<Fault>>,
     unknown: Mutex<Vec<UnknownName>>,
+    settings: Mutex<Vec<SettingsProblem>>,
 }
 
 impl Reports {
@@ -73,6 +77,18 @@ impl Reports {
     pub(crate) fn unknown_name(&self, report: UnknownName) {
         tracing::warn!(%report, "hook on an unknown packet name");
         push_kept(&self.unknown, report);
+    }
+
+    pub(crate) fn settings(&self, problem: SettingsProblem) {
+        tracing::warn!(%problem, "a mod's settings");
+        push_kept(&self.settings, problem);
+    }
+
+    pub(crate) fn settings_problems(&self) -> Vec<SettingsProblem> {
+        self.settings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     pub(crate) fn faults(&self) -> Vec<Fault> {

@@ -18,13 +18,23 @@
 //! * [`Event::send`] and [`ConnectionHandle::send`] send any packet value
 //!   the way its name says (`C_` to the server, `S_` and `I_` to the
 //!   client); `send_to` takes a direction, `send_raw` bytes.
-//! * A [`Mod`] is a type with its own state, one value per connection; its
-//!   hooks ([`Mod::on`], [`Mod::raw`]) and in-game commands
+//! * A [`Mod`] is a type with its own state, one value per connection.
+//!   Everything it registers is typed by it: its hooks ([`Mod::on`],
+//!   [`Mod::typed`], [`Mod::dynamic`], [`Mod::raw`]), in-game commands
 //!   ([`Mod::command`]: `!name args` in any chat, or a line in the proxy's
-//!   private channel) get `&mut` that value.
+//!   private channel, run by a built-in mod on ordinary hooks), timers
+//!   ([`Event::set_timeout`], [`Event::set_interval`]) and [`Signal`]
+//!   subscribers get `&mut` that value; [`Setup<M>`](Setup) and
+//!   [`Event<M>`](Event) take only `Hook<M>`, so a hook reaching another
+//!   mod's state does not compile.
+//! * A mod's [`Settings`] (a serde type with a version and a migration,
+//!   [`ModSettings`]) are loaded from [`ProxyConfig::settings_dir`] when it
+//!   is installed, saved when changed and when it leaves; a file that does
+//!   not load is reported, kept beside and the defaults used.
 //! * Hooks add and remove hooks and mods from inside hooks, through their
 //!   [`Event`] or a [`ConnectionHandle`], without deadlock.
-//! * A hook that panics disables its mod on that connection, reported once
+//! * A hook (command, timer, subscriber) that panics disables its mod on
+//!   that connection, reported once
 //!   ([`ConnectionHandle::faults`]), and the relay goes on
 //!   ([`FaultPolicy`]). A hook on a name the connection's map lacks is an
 //!   error, or reported once the map is known
@@ -74,6 +84,7 @@
 mod chain;
 pub mod commands;
 mod config;
+mod dispatch;
 mod dynamic;
 mod encode;
 mod error;
@@ -86,15 +97,23 @@ mod handshake;
 pub mod harness;
 mod hooks;
 mod id;
+mod meta;
 mod mods;
 mod proxy;
 mod queue;
+mod raw;
+mod registry;
 mod relay;
+mod settings;
+mod shared;
+mod signal;
 mod slot;
 mod stats;
+mod timers;
+mod verdict;
 mod version;
 
-pub use commands::{Command, CommandSpec};
+pub use commands::Command;
 pub use config::ProxyConfig;
 pub use dynamic::{DefSource, DefsError, DynamicError};
 pub use encode::direction_of;
@@ -102,14 +121,19 @@ pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};
 pub use event::Event;
 pub use faults::{Fault, FaultPolicy, UnknownName};
 pub use handle::ConnectionHandle;
-pub use hooks::{Filter, Hook, RawPacket, Verdict, Version};
-pub use id::{HookId, ModId};
+pub use hooks::Hook;
+pub use id::{HookId, ModId, SignalId, TimerId};
+pub use meta::Version;
 pub use mods::{Mod, Setup};
 pub use proxy::{Listening, Proxy};
+pub use raw::RawPacket;
 pub use relay::Connection;
+pub use settings::{ModSettings, Settings, SettingsFile, SettingsProblem};
+pub use signal::Signal;
 pub use stats::{DirectionStats, RelayStats};
 pub use tera_dynamic::{self, Catalog, Record, Value};
 pub use tera_net::Direction;
+pub use verdict::{Filter, Verdict};
 pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
 
 /// The README's example, run as a doc test.

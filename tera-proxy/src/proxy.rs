@@ -25,17 +25,17 @@ type OnClose = Arc<dyn Fn(u64, &ConnectionHandle, Result<RelayStats, ProxyError>
 ///
 /// ```no_run
 /// use tera_data::packets::s_chat;
-/// use tera_proxy::{Hook, MapSource, Mod, Proxy, ProxyConfig, Setup, Verdict};
+/// use tera_proxy::{MapSource, Mod, Proxy, ProxyConfig, Setup, Verdict};
 ///
 /// #[derive(Default)]
 /// struct Shout;
 ///
 /// impl Mod for Shout {
 ///     const NAME: &'static str = "shout";
-///     fn install(&mut self, setup: &mut Setup) -> Result<(), tera_proxy::HookError> {
-///         setup.hook(Hook::on::<s_chat::V4>(|_, chat| {
+///     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), tera_proxy::HookError> {
+///         setup.hook(Self::on::<s_chat::V4>(|_, _, chat| {
 ///             chat.message = chat.message.to_string().to_uppercase().into();
-///             tera_proxy::Verdict::Changed
+///             Verdict::Changed
 ///         }));
 ///         Ok(())
 ///     }

@@ -19,12 +19,13 @@ use tokio_util::codec::Decoder;
 
 use crate::config::ProxyConfig;
 use crate::error::{HookError, ProxyError};
-use crate::handle::{ConnectionHandle, Shared, lock};
+use crate::handle::ConnectionHandle;
 use crate::handshake::relay_handshake;
 use crate::hooks::Hook;
 use crate::id::{HookId, ModId};
 use crate::mods::Mod;
 use crate::queue::{Batches, Out, QueueRx};
+use crate::shared::{Shared, lock};
 use crate::stats::RelayStats;
 use crate::version::{
     C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision,
@@ -141,10 +142,23 @@ impl Connection {
             shared.failed.notified().await;
             lock(&shared.handle_failure).take()
         };
+        // However the relay ends (or is dropped), the mods leave.
+        let _closing = Closing(shared);
         tokio::select! {
             result = relay => result.map(|_| shared.counters.snapshot()),
             Some(failure) = handle_failure => Err(ProxyError::InjectedPacketHook(failure)),
+            Err(failure) = shared.run_timers() => Err(ProxyError::Hook(failure)),
         }
+    }
+}
+
+/// Closes the connection's mods when dropped: their settings are saved and
+/// their timers cleared.
+struct Closing<'s>(&'s Shared);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 

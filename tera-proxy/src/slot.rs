@@ -1,33 +1,221 @@
-//! A mod's value on a connection and what identifies it.
+//! A mod's value on a connection with the functions of its hooks,
+//! commands, timers and subscribers: each function gets `&mut` that value,
+//! typed, with no downcast.
 
-use std::any::{Any, TypeId};
+use crate::commands::Commands;
+use crate::event::{CallCx, CallFn, Event, Fns, Input, Key};
+use crate::faults::Reports;
+use crate::id::{COMMANDS_MOD, ModId, Owner};
+use crate::settings::SettingsFile;
+use crate::verdict::{Outcome, Verdict};
 
-use crate::id::ModId;
+/// How a slot finds its mod's settings ([`Mod::settings`](crate::Mod::settings)).
+pub(crate) type SettingsOf<M> = fn(&mut M) -> Option<&mut dyn SettingsFile>;
 
-/// A mod installed on a connection, as its hooks know it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ModInfo {
-    pub(crate) id: ModId,
-    pub(crate) name: &'static str,
-    pub(crate) state_type: TypeId,
+/// A mod's value and its functions.
+pub(crate) struct ModSlot<M> {
+    pub(crate) state: M,
+    pub(crate) fns: Fns<M>,
+    name: &'static str,
+    settings: SettingsOf<M>,
+    closed: bool,
 }
 
-/// A mod's value on a connection, with what its hooks check.
-pub(crate) struct ModSlot {
-    pub(crate) info: ModInfo,
-    pub(crate) state: Box<dyn Any + Send>,
-}
-
-impl ModSlot {
-    /// The slot of `state`, a mod of type `M` named `name`.
-    pub(crate) fn new<M: Any + Send>(id: ModId, name: &'static str, state: M) -> ModSlot {
+impl<M> ModSlot<M> {
+    pub(crate) fn new(name: &'static str, state: M, settings: SettingsOf<M>) -> ModSlot<M> {
         ModSlot {
-            info: ModInfo {
-                id,
-                name,
-                state_type: TypeId::of::<M>(),
-            },
-            state: Box::new(state),
+            state,
+            fns: Fns::default(),
+            name,
+            settings,
+            closed: false,
+        }
+    }
+
+    pub(crate) fn with_fns(mut self, fns: Fns<M>) -> ModSlot<M> {
+        self.fns = fns;
+        self
+    }
+
+    pub(crate) fn insert(&mut self, f: CallFn<M>) -> Key {
+        self.fns.insert(f)
+    }
+
+    /// Saves the settings if a call changed them.
+    fn save_changed(&mut self, reports: &Reports) {
+        if let Some(settings) = (self.settings)(&mut self.state)
+            && let Err(problem) = settings.save_changes(self.name)
+        {
+            reports.settings(problem);
+        }
+    }
+}
+
+/// A mod's slot, whatever the mod: what the dispatcher calls.
+pub(crate) trait Slot: Send {
+    /// Calls function `key` with the mod's value: `None` when a typed
+    /// hook's packet does not decode.
+    fn call(&mut self, key: Key, cx: CallCx<'_>, input: Input<'_>) -> Option<Outcome>;
+
+    /// Drops function `key`.
+    fn remove(&mut self, key: Key);
+
+    /// The mod leaves the connection: its settings are saved.
+    fn close(&mut self, reports: &Reports);
+}
+
+impl<M: Send> Slot for ModSlot<M> {
+    fn call(&mut self, key: Key, cx: CallCx<'_>, input: Input<'_>) -> Option<Outcome> {
+        let Some(mut f) = self.fns.take(key) else {
+            return Some((Verdict::Pass, None));
+        };
+        let reports = cx.scene.reports;
+        let mut event = Event {
+            cx,
+            fns: &mut self.fns,
+        };
+        let outcome = f(&mut self.state, &mut event, input);
+        self.fns.put_back(key, f);
+        self.save_changed(reports);
+        outcome
+    }
+
+    fn remove(&mut self, key: Key) {
+        self.fns.remove(key);
+    }
+
+    fn close(&mut self, reports: &Reports) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        if let Some(settings) = (self.settings)(&mut self.state)
+            && let Err(problem) = settings.save(self.name)
+        {
+            reports.settings(problem);
+        }
+    }
+}
+
+impl<M> Drop for ModSlot<M> {
+    /// A mod dropped without [`Slot::close`] (a connection dropped before
+    /// it ran) still saves its settings.
+    fn drop(&mut self) {
+        if self.closed {
+            return;
+        }
+        if let Some(settings) = (self.settings)(&mut self.state)
+            && let Err(problem) = settings.save(self.name)
+        {
+            tracing::warn!(%problem, "cannot save a mod's settings");
+        }
+    }
+}
+
+/// No settings (the connection's own hooks, the built-in command mod).
+pub(crate) fn no_settings<M>(_: &mut M) -> Option<&mut dyn SettingsFile> {
+    None
+}
+
+/// An installed mod's slot, and who it is.
+pub(crate) struct Installed {
+    pub(crate) owner: Owner,
+    pub(crate) slot: Box<dyn Slot>,
+}
+
+/// The slots of a connection: its own hooks', the built-in command mod's
+/// and the installed mods'.
+pub(crate) struct Slots {
+    pub(crate) loose: ModSlot<()>,
+    pub(crate) commands: ModSlot<Commands>,
+    mods: Vec<Option<Installed>>,
+}
+
+impl Default for Slots {
+    fn default() -> Self {
+        Slots {
+            loose: ModSlot::new("", (), no_settings),
+            commands: ModSlot::new(COMMANDS_MOD, Commands::default(), no_settings),
+            mods: Vec::new(),
+        }
+    }
+}
+
+impl Slots {
+    fn installed(&mut self, owner: Owner) -> Option<&mut (dyn Slot + 'static)> {
+        match owner {
+            Owner::Loose => Some(&mut self.loose),
+            Owner::Commands => Some(&mut self.commands),
+            Owner::Mod { slot, id, .. } => self
+                .mods
+                .get_mut(slot)
+                .and_then(Option::as_mut)
+                .filter(|m| m.owner.mod_id() == Some(id))
+                .map(|m| &mut *m.slot),
+        }
+    }
+
+    /// Calls function `key` of `owner` (see [`Slot::call`]).
+    pub(crate) fn call(
+        &mut self,
+        owner: Owner,
+        key: Key,
+        cx: CallCx<'_>,
+        input: Input<'_>,
+    ) -> Option<Outcome> {
+        match self.installed(owner) {
+            Some(slot) => slot.call(key, cx, input),
+            None => Some((Verdict::Pass, None)),
+        }
+    }
+
+    /// Drops function `key` of `owner`.
+    pub(crate) fn remove_fn(&mut self, owner: Owner, key: Key) {
+        if let Some(slot) = self.installed(owner) {
+            slot.remove(key);
+        }
+    }
+
+    /// Whether `owner` is (still) on the connection.
+    pub(crate) fn has(&self, owner: Owner) -> bool {
+        match owner {
+            Owner::Loose | Owner::Commands => true,
+            Owner::Mod { slot, id, .. } => self
+                .mods
+                .get(slot)
+                .and_then(Option::as_ref)
+                .is_some_and(|m| m.owner.mod_id() == Some(id)),
+        }
+    }
+
+    /// Puts mod `id`'s slot in the first free place: who it is there.
+    pub(crate) fn install(&mut self, id: ModId, name: &'static str, slot: Box<dyn Slot>) -> Owner {
+        let at = self
+            .mods
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(self.mods.len());
+        let owner = Owner::Mod { slot: at, id, name };
+        let installed = Some(Installed { owner, slot });
+        match self.mods.get_mut(at) {
+            Some(place) => *place = installed,
+            None => self.mods.push(installed),
+        }
+        owner
+    }
+
+    /// Takes mod `id` out.
+    pub(crate) fn take(&mut self, id: ModId) -> Option<Installed> {
+        self.mods
+            .iter_mut()
+            .find(|m| m.as_ref().is_some_and(|m| m.owner.mod_id() == Some(id)))
+            .and_then(Option::take)
+    }
+
+    /// Closes every mod (the connection ends) and drops it.
+    pub(crate) fn close_all(&mut self, reports: &Reports) {
+        for mut installed in self.mods.drain(..).flatten() {
+            installed.slot.close(reports);
         }
     }
 }

@@ -212,3 +212,36 @@ async fn a_dynamic_hook_reads_a_nested_field_in_one_line() {
     );
     assert_eq!(ex.client_got[1], down[1]);
 }
+
+/// Counts patch-day packets in its state, from a dynamic hook of its own.
+#[derive(Default)]
+struct PatchCounter {
+    seen: u32,
+}
+
+impl tera_proxy::Mod for PatchCounter {
+    const NAME: &'static str = "patch-counter";
+
+    fn install(&mut self, setup: &mut tera_proxy::Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::dynamic(
+            "S_PATCH_DAY",
+            Version::Latest,
+            |me, _, value| {
+                me.seen += 1;
+                *value.get_mut("count").unwrap() = Value::UInt32(me.seen * 100);
+                Verdict::Changed
+            },
+        ));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_mods_dynamic_hook_gets_the_mods_state() {
+    let (_dir, conn) = setup();
+    conn.add_mod(PatchCounter::default()).unwrap();
+    let ex = exchange(conn, &[], &[patch_day(1, "a"), patch_day(1, "b")]).await;
+    ex.result.unwrap();
+    let got: Vec<_> = ex.client_got.iter().map(|p| read(p)).collect();
+    assert_eq!(got, [(100, "a".to_owned()), (200, "b".to_owned())]);
+}

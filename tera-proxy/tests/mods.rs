@@ -211,14 +211,14 @@ struct Counter {
 impl Mod for Counter {
     const NAME: &'static str = "counter";
 
-    fn install(&mut self, setup: &mut Setup) -> Result<(), HookError> {
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
         setup.hook(Self::on::<s_chat::V4>(|me, _, chat| {
             assert_ne!(chat.message, "boom", "the counter breaks on boom");
             me.lines += 1;
             chat.message = format!("{} #{}", chat.message, me.lines).into();
             Verdict::Changed
         }));
-        setup.command(Self::command("count", |me, cmd| {
+        setup.hook(Self::command("count", |me, cmd| {
             let text = format!("{} lines {}", me.lines, cmd.args().join(" "));
             cmd.reply(text);
         }));
@@ -232,7 +232,7 @@ struct Marker;
 impl Mod for Marker {
     const NAME: &'static str = "marker";
 
-    fn install(&mut self, setup: &mut Setup) -> Result<(), HookError> {
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
         setup.hook(
             Self::on::<s_chat::V4>(|_, _, chat| {
                 chat.message = format!("[{}]", chat.message).into();
@@ -314,7 +314,7 @@ async fn a_hook_on_a_name_the_map_lacks_is_reported() {
     struct Typo;
     impl Mod for Typo {
         const NAME: &'static str = "typo";
-        fn install(&mut self, setup: &mut Setup) -> Result<(), HookError> {
+        fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
             setup.hook(Self::raw("S_CAHT", |_, _, _| Verdict::Pass));
             Ok(())
         }
@@ -456,4 +456,104 @@ async fn a_proxy_relays_each_client_with_a_new_value_of_each_mod_until_stopped()
     let mut closed = closed.lock().unwrap().clone();
     closed.sort_unstable();
     assert_eq!(closed, [(1, true), (2, true)]);
+}
+
+/// Every kind of hook of one mod, each counting into the mod's state:
+/// typed by type, typed by name, raw, a command, a subscriber and a hook
+/// added from inside a hook.
+#[derive(Default)]
+struct Tally {
+    seen: Vec<String>,
+    spoke: tera_proxy::Signal<String>,
+}
+
+impl Mod for Tally {
+    const NAME: &'static str = "tally";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::on::<s_chat::V4>(|me, event, chat| {
+            me.seen.push(format!("on {}", chat.message));
+            me.spoke.clone().emit(event, chat.name.to_string());
+            Verdict::Pass
+        }));
+        let typed = Self::typed("C_CHAT", tera_proxy::Version::Latest, |me, event, line| {
+            me.seen.push(format!("typed {}", line.name()));
+            if me.seen.len() == 1 {
+                // The first line adds a hook of the mod, with its state.
+                let raw = Self::raw("S_SYSTEM_MESSAGE", |me, _, _| {
+                    me.seen.push("raw added".to_owned());
+                    Verdict::Pass
+                });
+                event.add_hook(raw).unwrap();
+            }
+            Verdict::Pass
+        })?;
+        setup.hook(typed);
+        setup.hook(self.spoke.hook(|me: &mut Tally, _, author| {
+            me.seen.push(format!("signal {author}"));
+        }));
+        setup.hook(Self::command("tally", |me, cmd| {
+            me.seen.push("command".to_owned());
+            cmd.reply(me.seen.join(", "));
+        }));
+        Ok(())
+    }
+}
+
+/// Hears the tally's signal with its own state.
+struct Listener {
+    spoke: tera_proxy::Signal<String>,
+    heard: Arc<Mutex<Vec<String>>>,
+}
+
+impl Mod for Listener {
+    const NAME: &'static str = "listener";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(self.spoke.hook(|me: &mut Listener, event, author| {
+            me.heard
+                .lock()
+                .unwrap()
+                .push(format!("{author} on {}", event.name().unwrap_or("?")));
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn every_kind_of_hook_of_a_mod_gets_the_mods_state() {
+    let conn = connection();
+    let tally = Tally::default();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let listener = Listener {
+        spoke: tally.spoke.clone(),
+        heard: Arc::clone(&heard),
+    };
+    conn.add_mod(tally).unwrap();
+    conn.add_mod(listener).unwrap();
+    let mut lb = loopback(conn, &keys(70)).await.unwrap();
+    lb.client.writer.send(&[&say(0, "hi")]).await.unwrap();
+    assert_eq!(
+        name_of(&lb.server.reader.recv().await.unwrap().unwrap()),
+        "C_CHAT"
+    );
+    for packet in [system("x"), chat("a")] {
+        lb.server.writer.send(&[&packet]).await.unwrap();
+        lb.client.reader.recv().await.unwrap().unwrap();
+    }
+    lb.client.writer.send(&[&say(0, "!tally")]).await.unwrap();
+    let reply = lb.client.reader.recv().await.unwrap().unwrap();
+    let reply = s_private_chat::V1::decode(&reply)
+        .unwrap()
+        .message
+        .to_string();
+    assert_eq!(
+        reply, "typed C_CHAT, raw added, on a, signal Elin, command",
+        "in the order they ran"
+    );
+    assert_eq!(
+        *heard.lock().unwrap(),
+        ["Elin on S_CHAT"],
+        "the other mod's subscriber, with its own state"
+    );
 }

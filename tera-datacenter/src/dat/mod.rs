@@ -9,19 +9,41 @@ use aes::Aes128;
 use cfb_mode::cipher::KeyIvInit;
 use flate2::read::ZlibDecoder;
 
-use crate::Error;
-
 pub use key::{DatKey, KeyError};
 pub use zlib::Compression;
+
+/// Why a `.dat` could not be unpacked: errors of the encrypted, compressed
+/// layer, apart from the problems of the format inside it (a
+/// [`Problem`](crate::Problem)). A bad key or IV given as text is a
+/// [`KeyError`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DatError {
+    /// The file is shorter than its size field and zlib header.
+    #[error("encrypted file of {0} bytes is too short")]
+    TooShort(usize),
+    /// The decrypted bytes are not a zlib stream, or it is damaged (a wrong
+    /// key or IV gives this too).
+    #[error("the zlib stream does not inflate (is the key or IV wrong?)")]
+    Inflate(#[source] io::Error),
+    /// The inflated size differs from the declared one.
+    #[error("declared size {declared} differs from the inflated size {actual}")]
+    SizeMismatch {
+        /// The `u32` before the zlib stream.
+        declared: u32,
+        /// Bytes actually inflated.
+        actual: usize,
+    },
+}
 
 type Encryptor = cfb_mode::BufEncryptor<Aes128>;
 type Decryptor = cfb_mode::BufDecryptor<Aes128>;
 
 /// Decrypts and inflates a `.dat`: the declared size must match.
-pub fn unpack(dat: &[u8], key: &DatKey) -> Result<Vec<u8>, Error> {
+pub fn unpack(dat: &[u8], key: &DatKey) -> Result<Vec<u8>, DatError> {
     let (dec, declared) = inflate(dat, key, true)?;
     if dec.len() != declared as usize {
-        return Err(Error::SizeMismatch {
+        return Err(DatError::SizeMismatch {
             declared,
             actual: dec.len(),
         });
@@ -31,7 +53,7 @@ pub fn unpack(dat: &[u8], key: &DatKey) -> Result<Vec<u8>, Error> {
 
 /// Decrypts and inflates a `.dat` whatever its declared size, returning the
 /// bytes and the declared size (for the verifier to report).
-pub fn unpack_lenient(dat: &[u8], key: &DatKey) -> Result<(Vec<u8>, u32), Error> {
+pub fn unpack_lenient(dat: &[u8], key: &DatKey) -> Result<(Vec<u8>, u32), DatError> {
     inflate(dat, key, false)
 }
 
@@ -73,9 +95,9 @@ impl Read for Decrypting<'_> {
     }
 }
 
-fn inflate(dat: &[u8], key: &DatKey, bounded: bool) -> Result<(Vec<u8>, u32), Error> {
+fn inflate(dat: &[u8], key: &DatKey, bounded: bool) -> Result<(Vec<u8>, u32), DatError> {
     if dat.len() < 6 {
-        return Err(Error::DatTooShort(dat.len()));
+        return Err(DatError::TooShort(dat.len()));
     }
     let mut plain = Decrypting::new(dat, key);
     let mut size = [0; 4];
@@ -91,7 +113,7 @@ fn inflate(dat: &[u8], key: &DatKey, bounded: bool) -> Result<(Vec<u8>, u32), Er
     } else {
         z.read_to_end(&mut out)
     };
-    r.map_err(|e| Error::Inflate(e.to_string()))?;
+    r.map_err(DatError::Inflate)?;
     Ok((out, declared))
 }
 
@@ -161,7 +183,10 @@ mod tests {
             key: [1; 16],
             iv: [2; 16],
         };
-        assert!(unpack(&dat, &other).is_err());
+        let e = unpack(&dat, &other).unwrap_err();
+        assert!(matches!(e, DatError::Inflate(_)), "{e:?}");
+        // The inflater's own message is kept as the source.
+        assert!(std::error::Error::source(&e).is_some());
     }
 
     #[test]

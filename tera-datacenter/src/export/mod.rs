@@ -1,12 +1,16 @@
 //! Streaming export of a tree or sub-tree to XML or JSON: written while
 //! walking, through a 64 KiB buffer, with no copy of the tree.
 
+mod emit;
 mod json;
 mod xml;
 
 use std::io::{self, Write};
 
-use crate::{Address, Element};
+use emit::{Emit, Sep, Sink};
+
+use crate::problem::Problem;
+use crate::tree::Element;
 
 /// Output format of [`export`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,91 +47,14 @@ pub enum ExportError {
     /// The writer failed.
     #[error("writing the export: {0}")]
     Io(#[from] io::Error),
-    /// A node is below itself: exporting would never end.
-    #[error("node {0} is below itself (a cycle)")]
-    Cycle(Address),
+    /// The tree cannot be walked to its end: a node is below itself (a
+    /// [`ProblemKind::Cycle`](crate::ProblemKind::Cycle)).
+    #[error(transparent)]
+    Format(#[from] Problem),
 }
 
 /// How often (in elements) the progress callback is called.
 pub const PROGRESS_EVERY: u64 = 1 << 16;
-
-/// Buffered output that counts bytes.
-pub(crate) struct Sink<'w> {
-    out: &'w mut dyn Write,
-    buf: Vec<u8>,
-    written: u64,
-}
-
-impl<'w> Sink<'w> {
-    fn new(out: &'w mut dyn Write) -> Self {
-        Sink {
-            out,
-            buf: Vec::with_capacity(1 << 16),
-            written: 0,
-        }
-    }
-
-    pub(crate) fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.buf.extend_from_slice(bytes);
-        if self.buf.len() >= (1 << 16) - 1024 {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    pub(crate) fn put_char(&mut self, c: char) -> io::Result<()> {
-        let mut tmp = [0u8; 4];
-        self.put(c.encode_utf8(&mut tmp).as_bytes())
-    }
-
-    pub(crate) fn indent(&mut self, pretty: bool, depth: usize) -> io::Result<()> {
-        if pretty {
-            self.put(b"\n")?;
-            for _ in 0..depth {
-                self.put(b"  ")?;
-            }
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.written += self.buf.len() as u64;
-        self.buf.clear();
-        Ok(())
-    }
-}
-
-/// What comes before an element in a list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Sep {
-    /// Nothing: the first top-level element.
-    None,
-    /// The first child: opens the list.
-    Open,
-    /// A later element.
-    Comma,
-}
-
-/// The events of a walk.
-pub(crate) trait Emit {
-    fn prologue(&mut self, out: &mut Sink<'_>, roots: usize) -> io::Result<()>;
-    fn begin(
-        &mut self,
-        out: &mut Sink<'_>,
-        e: &Element<'_>,
-        depth: usize,
-        sep: Sep,
-    ) -> io::Result<()>;
-    fn end(
-        &mut self,
-        out: &mut Sink<'_>,
-        e: &Element<'_>,
-        depth: usize,
-        had_children: bool,
-    ) -> io::Result<()>;
-    fn epilogue(&mut self, out: &mut Sink<'_>, roots: usize) -> io::Result<()>;
-}
 
 /// Writes `root` and everything below it to `out` (buffered internally).
 /// `progress` is called with the elements written so far every
@@ -195,7 +122,7 @@ fn walk(
                     let sep = if top.2 { Sep::Comma } else { Sep::Open };
                     top.2 = true;
                     if std::mem::replace(&mut on_path[dc.node_ordinal(child.address())], true) {
-                        return Err(ExportError::Cycle(child.address()));
+                        return Err(top.0.cycle().into());
                     }
                     emit.begin(&mut sink, &child, base + stack.len(), sep)?;
                     elements += 1;

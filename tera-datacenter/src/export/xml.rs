@@ -2,9 +2,10 @@
 
 use std::io;
 
-use super::{Emit, Sep, Sink};
+use super::emit::{Emit, Sep, Sink};
+use crate::string::DcStr;
+use crate::tree::{Element, Value};
 use crate::xml_text::{escape_into, float_text};
-use crate::{DcStr, Element, Value};
 
 pub(crate) struct Xml {
     pretty: bool,

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::SheetsError;
+use super::error::SheetsError;
 
 /// A sheet folder: its name, its schema `NAME/NAME.xsd` if present, and its
 /// `.xml` files (recursively), in ordinal order of their paths.

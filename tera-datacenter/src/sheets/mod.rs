@@ -14,6 +14,7 @@
 //!   same content.
 
 mod diagnostic;
+mod error;
 mod files;
 mod infer;
 mod keys;
@@ -21,61 +22,24 @@ mod schema;
 mod sheet;
 mod source;
 mod unpack;
+mod xml_read;
 mod xsd;
 
-use std::io::{self, Write};
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
 pub use diagnostic::Diagnostic;
+pub use error::SheetsError;
 pub use keys::KeysNamespace;
 pub use schema::{AttributeDecl, AttributeType, ComplexType, ElementDecl, Schema};
 pub use unpack::{UnpackStats, write_schemas, write_sheets};
 
-use crate::write::Encoded;
-use crate::{WriteError, WriteOptions};
+use crate::write::{Encoded, WriteOptions};
 use diagnostic::{FileDiagnostics, whole_file};
 use sheet::Sheet;
-
-/// Why sheets could not be read, packed or written.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SheetsError {
-    /// Sheets or schemas have problems: all of them, in file order.
-    #[error("{} problem(s) in the sheets", diagnostics.len())]
-    Invalid {
-        /// Every problem.
-        diagnostics: Vec<Diagnostic>,
-        /// The problems rendered with source snippets.
-        rendered: String,
-    },
-    /// A file or folder could not be read or written.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// What went wrong.
-        source: io::Error,
-    },
-    /// The sheets do not fit in a data center.
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// A data center cannot be written as sheets.
-    #[error("{0}")]
-    Unrepresentable(String),
-}
-
-impl SheetsError {
-    pub(crate) fn io(path: &Path, source: io::Error) -> Self {
-        SheetsError::Io {
-            path: path.to_owned(),
-            source,
-        }
-    }
-}
 
 /// Sheets read and checked: ready to pack.
 #[derive(Debug)]
@@ -302,39 +266,6 @@ fn read_file(path: &Path, rel: &str, schema: &FolderSchema<'_>, keep: bool) -> F
     }
 }
 
-/// The next event of `reader` and the offset where it starts. Malformed XML
-/// is added to `diags` and ends the reading (`None`).
-pub(crate) fn next_event<'s>(
-    reader: &mut quick_xml::Reader<&'s [u8]>,
-    diags: &mut FileDiagnostics<'_>,
-) -> Option<(usize, quick_xml::events::Event<'s>)> {
-    let before = reader.buffer_position() as usize;
-    match reader.read_event() {
-        Ok(event) => Some((before, event)),
-        Err(e) => {
-            let at = reader.error_position() as usize;
-            diags.at(at..at + 1, format!("malformed XML: {e}"), "well-formed XML");
-            None
-        }
-    }
-}
-
-/// The span of the `<name` of a start tag that begins at `before`.
-pub(crate) fn tag_span(before: usize, start: &quick_xml::events::BytesStart<'_>) -> Range<usize> {
-    before..before + 1 + start.name().as_ref().len()
-}
-
-/// The bytes of `source` that `part` (a slice of it) covers, or `0..0`.
-pub(crate) fn span_of(source: &str, part: &[u8]) -> Range<usize> {
-    let base = source.as_ptr() as usize;
-    let at = part.as_ptr() as usize;
-    if at >= base && at + part.len() <= base + source.len() {
-        at - base..at - base + part.len()
-    } else {
-        0..0
-    }
-}
-
 /// The schema of [`fuzz_sheet`] inputs without their own.
 #[cfg(feature = "fuzzing")]
 const FUZZ_SCHEMA: &str = r#"<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:dc="https://tera-arise.io/dc">
@@ -378,7 +309,7 @@ pub(crate) fn fuzz_sheet(bytes: &[u8]) {
     };
     // Too many names or keys are errors, not panics.
     if let Ok(dec) = sheets.into_dec(&WriteOptions::default()) {
-        let report = crate::verify(&dec, None);
+        let report = crate::verify::verify(&dec, None);
         assert!(
             report.is_ok(),
             "a valid sheet packed into a file with problems: {:?}",

@@ -4,14 +4,11 @@
 //! `dc:keys` attribute naming the key attributes of a type.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
-use quick_xml::Reader;
-use quick_xml::encoding::Decoder;
-use quick_xml::events::{BytesStart, Event};
-
-use super::KeysNamespace;
 use super::diagnostic::FileDiagnostics;
-use super::{next_event, span_of, tag_span};
+use super::keys::KeysNamespace;
+use super::xml_read::{XmlElement, read_tree};
 
 /// The type of an attribute (`xsd:int`, `xsd:float`, `xsd:boolean`,
 /// `xsd:string`): a data center int, float, int-as-boolean or string.
@@ -127,276 +124,295 @@ struct TypeRef {
     owner: usize,
     child: usize,
     name: String,
-    span: std::ops::Range<usize>,
+    span: Range<usize>,
 }
 
 /// Parses a schema. Problems are added to `diags`; the schema is returned
 /// only when there are none.
 pub(crate) fn parse_schema(source: &str, diags: &mut FileDiagnostics<'_>) -> Option<Schema> {
-    let mut reader = Reader::from_str(source);
-    let mut types: Vec<ComplexType> = Vec::new();
-    let mut refs: Vec<TypeRef> = Vec::new();
-    let mut root: Option<(String, String, std::ops::Range<usize>)> = None;
-    // The local names of the open XSD elements.
-    let mut open: Vec<String> = Vec::new();
-    let mut current: Option<usize> = None;
-    // The qualified names of the keys attribute: a prefix bound to one of
-    // the keys namespaces, or `dc:keys` when the schema binds none.
-    let mut keys_names: Vec<String> = Vec::new();
-    loop {
-        let (before, event) = next_event(&mut reader, diags)?;
-        let (start, empty) = match event {
-            Event::Start(s) => (s, false),
-            Event::Empty(s) => (s, true),
-            Event::End(_) => {
-                if open.pop().as_deref() == Some("complexType") {
-                    current = None;
-                }
-                continue;
-            }
-            Event::Eof => break,
-            _ => continue,
-        };
-        let local = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
-        let tag = tag_span(before, &start);
-        let parent = open.last().map(String::as_str);
-        let attrs = attributes(&start, source, diags, reader.decoder());
-        let get = |name: &str| {
-            attrs
-                .iter()
-                .find(|a| a.0 == name)
-                .map(|a| (&a.1, a.2.clone()))
-        };
-        match (parent, local.as_str()) {
-            (None, "schema") => {
-                keys_names.extend(attrs.iter().filter_map(|(name, value, _)| {
-                    let prefix = name.strip_prefix("xmlns:")?;
-                    KeysNamespace::from_uri(value).map(|_| format!("{prefix}:keys"))
-                }));
-                if keys_names.is_empty() {
-                    keys_names.push("dc:keys".into());
-                }
-            }
-            (Some("schema"), "complexType") => {
-                let Some((name, _)) = get("name") else {
-                    diags.at(tag, "complexType without a name", "a name= attribute");
-                    return None;
-                };
-                let keys_attr = keys_names.iter().find_map(|n| get(n));
-                let keys: Vec<String> = keys_attr
-                    .as_ref()
-                    .map(|(k, _)| k.split_whitespace().map(String::from).collect())
-                    .unwrap_or_default();
-                if keys.len() > 4 {
-                    let span = keys_attr.map(|k| k.1).unwrap_or(tag.clone());
-                    diags.at(
-                        span,
-                        format!("{} keys", keys.len()),
-                        "at most four key attributes",
-                    );
-                }
-                types.push(ComplexType {
-                    name: name.clone(),
-                    mixed: get("mixed").is_some_and(|m| m.0 == "true"),
-                    keys,
-                    ..ComplexType::default()
-                });
-                current = Some(types.len() - 1);
-            }
-            (Some("schema"), "element") => match (get("name"), get("type")) {
-                (Some((name, _)), Some((ty, span))) => {
-                    root = Some((name.clone(), ty.clone(), span))
-                }
-                _ => diags.at(
-                    tag,
-                    "root element declaration without name or type",
-                    "name= and type=",
-                ),
-            },
-            // DataCenter.xsd declares `dc:keys` itself; folder schemas import it.
-            (Some("schema"), "attribute" | "import") => {}
-            (Some("complexType"), "sequence" | "simpleContent") => {
-                if local == "simpleContent"
-                    && let Some(t) = current
-                {
-                    types[t].simple_content = true;
-                }
-            }
-            (Some("simpleContent"), "extension") => {
-                let base = get("base");
-                if base
-                    .as_ref()
-                    .is_none_or(|b| AttributeType::from_xsd(b.0) != Some(AttributeType::Str))
-                {
-                    diags.at(
-                        tag.clone(),
-                        "simple content that is not a string",
-                        "base=\"xsd:string\"",
-                    );
-                }
-            }
-            (Some("sequence"), "element") => {
-                let Some(t) = current else { continue };
-                let (Some((name, _)), Some((ty, ty_span))) = (get("name"), get("type")) else {
-                    diags.at(
-                        tag,
-                        "element declaration without name or type",
-                        "name= and type=",
-                    );
-                    continue;
-                };
-                let mut occurs = |what: &str, default: u32| -> Result<Option<u32>, ()> {
-                    match get(what) {
-                        None => Ok(Some(default)),
-                        Some((v, _)) if what == "maxOccurs" && v == "unbounded" => Ok(None),
-                        Some((v, span)) => v.parse().map(Some).map_err(|_| {
-                            diags.at(
-                                span,
-                                format!("{what}=\"{v}\" is not a count"),
-                                "a non-negative integer or unbounded",
-                            );
-                        }),
-                    }
-                };
-                let min = occurs("minOccurs", 1);
-                let max = occurs("maxOccurs", 1);
-                let (Ok(Some(min)), Ok(max)) = (min, max) else {
-                    continue;
-                };
-                let child = types[t].children.len();
-                types[t].children.push(ElementDecl {
-                    name: name.clone(),
-                    ty: usize::MAX,
-                    min,
-                    max,
-                });
-                refs.push(TypeRef {
-                    owner: t,
-                    child,
-                    name: ty.clone(),
-                    span: ty_span,
-                });
-            }
-            (Some("complexType" | "extension"), "attribute") => {
-                let Some(t) = current else { continue };
-                let (Some((name, _)), Some((ty, ty_span))) = (get("name"), get("type")) else {
-                    diags.at(
-                        tag,
-                        "attribute declaration without name or type",
-                        "name= and type=",
-                    );
-                    continue;
-                };
-                let Some(ty) = AttributeType::from_xsd(ty) else {
-                    diags.at(
-                        ty_span,
-                        format!("unknown attribute type {ty:?}"),
-                        "xsd:int, xsd:float, xsd:boolean or xsd:string",
-                    );
-                    continue;
-                };
-                types[t].attributes.push(AttributeDecl {
-                    name: name.clone(),
-                    ty,
-                    required: get("use").is_some_and(|u| u.0 == "required"),
-                });
-            }
-            _ => {
-                diags.at(
-                    tag,
-                    format!(
-                        "unsupported XSD construct <{}>",
-                        String::from_utf8_lossy(start.name().as_ref())
-                    ),
-                    "one of complexType, sequence, element, attribute, simpleContent, extension",
-                );
-            }
-        }
-        if !empty {
-            open.push(local);
-        }
-    }
-    let index: HashMap<&str, usize> = types
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.as_str(), i))
-        .collect();
-    let mut resolved = Vec::with_capacity(refs.len());
-    for r in &refs {
-        match index.get(r.name.as_str()) {
-            Some(&ty) => resolved.push((r.owner, r.child, ty)),
-            None => diags.at(
-                r.span.clone(),
-                format!("type {:?} is not defined", r.name),
-                "the name of a complexType of this schema",
-            ),
-        }
-    }
-    let root_type = match &root {
-        None => {
-            diags.at(
-                0..0,
-                "no root element declared",
-                "a top-level <xsd:element name= type=>",
-            );
-            None
-        }
-        Some((_, ty, span)) => {
-            let found = index.get(ty.as_str()).copied();
-            if found.is_none() {
-                diags.at(
-                    span.clone(),
-                    format!("type {ty:?} is not defined"),
-                    "the name of a complexType of this schema",
-                );
-            }
-            found
-        }
+    let top = read_tree(source, diags)?;
+    let mut reader = SchemaReader {
+        diags,
+        types: Vec::new(),
+        refs: Vec::new(),
+        root: None,
+        keys_names: Vec::new(),
     };
-    if !diags.is_empty() {
-        return None;
+    for e in &top {
+        match e.local.as_str() {
+            "schema" => reader.schema(e),
+            _ => reader.unsupported(e),
+        }
     }
-    for (owner, child, ty) in resolved {
-        types[owner].children[child].ty = ty;
-    }
-    Some(Schema {
-        root: root.map(|r| r.0).unwrap_or_default(),
-        root_type: root_type?,
-        types,
-    })
+    reader.finish()
 }
 
-/// The attributes of a tag: (qualified name, unescaped value, value span).
-fn attributes(
-    start: &BytesStart<'_>,
-    source: &str,
-    diags: &mut FileDiagnostics<'_>,
-    decoder: Decoder,
-) -> Vec<(String, String, std::ops::Range<usize>)> {
-    let mut out = Vec::new();
-    for a in start.attributes() {
-        match a {
-            Ok(a) => {
-                let span = span_of(source, &a.value);
-                let value = a
-                    .decode_and_unescape_value(decoder)
-                    .map(|v| v.into_owned())
-                    .unwrap_or_else(|_| String::from_utf8_lossy(&a.value).into_owned());
-                out.push((
-                    String::from_utf8_lossy(a.key.as_ref()).into_owned(),
-                    value,
-                    span,
-                ));
-            }
-            Err(e) => {
-                let at = span_of(source, start.as_ref()).start;
-                diags.at(
-                    at..at + 1,
-                    format!("malformed attribute: {e}"),
-                    "name=\"value\"",
-                );
+/// The state of reading one schema: one method per XSD construct.
+struct SchemaReader<'d, 's> {
+    diags: &'d mut FileDiagnostics<'s>,
+    types: Vec<ComplexType>,
+    refs: Vec<TypeRef>,
+    /// The root element's name, type and the span of its type.
+    root: Option<(String, String, Range<usize>)>,
+    /// The qualified names of the keys attribute: a prefix bound to one of
+    /// the keys namespaces, or `dc:keys` when the schema binds none.
+    keys_names: Vec<String>,
+}
+
+impl SchemaReader<'_, '_> {
+    /// `<xsd:schema>`: the namespaces, then the types and the root element.
+    fn schema(&mut self, e: &XmlElement) {
+        self.keys_names.extend(e.attributes.iter().filter_map(|a| {
+            let prefix = a.name.strip_prefix("xmlns:")?;
+            KeysNamespace::from_uri(&a.value).map(|_| format!("{prefix}:keys"))
+        }));
+        if self.keys_names.is_empty() {
+            self.keys_names.push("dc:keys".into());
+        }
+        for c in &e.children {
+            match c.local.as_str() {
+                "complexType" => self.complex_type(c),
+                "element" => self.root_element(c),
+                // DataCenter.xsd declares `dc:keys` itself; folder schemas
+                // import it.
+                "attribute" | "import" => self.leaf(c),
+                _ => self.unsupported(c),
             }
         }
     }
-    out
+
+    /// A top-level `<xsd:element name= type=>`: the root element.
+    fn root_element(&mut self, e: &XmlElement) {
+        match (e.value("name"), e.attribute("type")) {
+            (Some(name), Some(ty)) => {
+                self.root = Some((name.into(), ty.value.clone(), ty.span.clone()));
+            }
+            _ => self.diags.at(
+                e.tag.clone(),
+                "root element declaration without name or type",
+                "name= and type=",
+            ),
+        }
+        self.leaf(e);
+    }
+
+    /// `<xsd:complexType name= mixed= dc:keys=>` and what it holds.
+    fn complex_type(&mut self, e: &XmlElement) {
+        let Some(name) = e.value("name") else {
+            let tag = e.tag.clone();
+            self.diags
+                .at(tag, "complexType without a name", "a name= attribute");
+            return;
+        };
+        let keys_attr = self.keys_names.iter().find_map(|n| e.attribute(n));
+        let keys: Vec<String> = keys_attr
+            .map(|k| k.value.split_whitespace().map(String::from).collect())
+            .unwrap_or_default();
+        if keys.len() > 4 {
+            let span = keys_attr.map_or(e.tag.clone(), |k| k.span.clone());
+            let message = format!("{} keys", keys.len());
+            self.diags.at(span, message, "at most four key attributes");
+        }
+        let t = self.types.len();
+        self.types.push(ComplexType {
+            name: name.into(),
+            mixed: e.value("mixed") == Some("true"),
+            keys,
+            ..ComplexType::default()
+        });
+        for c in &e.children {
+            match c.local.as_str() {
+                "sequence" => self.sequence(t, c),
+                "simpleContent" => self.simple_content(t, c),
+                "attribute" => self.attribute(t, c),
+                _ => self.unsupported(c),
+            }
+        }
+    }
+
+    /// `<xsd:sequence>` of element declarations.
+    fn sequence(&mut self, t: usize, e: &XmlElement) {
+        for c in &e.children {
+            match c.local.as_str() {
+                "element" => self.element(t, c),
+                _ => self.unsupported(c),
+            }
+        }
+    }
+
+    /// `<xsd:simpleContent>`: the text is the value.
+    fn simple_content(&mut self, t: usize, e: &XmlElement) {
+        self.types[t].simple_content = true;
+        for c in &e.children {
+            match c.local.as_str() {
+                "extension" => self.extension(t, c),
+                _ => self.unsupported(c),
+            }
+        }
+    }
+
+    /// `<xsd:extension base="xsd:string">` and its attributes.
+    fn extension(&mut self, t: usize, e: &XmlElement) {
+        let base = e.value("base").and_then(AttributeType::from_xsd);
+        if base != Some(AttributeType::Str) {
+            self.diags.at(
+                e.tag.clone(),
+                "simple content that is not a string",
+                "base=\"xsd:string\"",
+            );
+        }
+        for c in &e.children {
+            match c.local.as_str() {
+                "attribute" => self.attribute(t, c),
+                _ => self.unsupported(c),
+            }
+        }
+    }
+
+    /// `<xsd:element name= type= minOccurs= maxOccurs=>` of a sequence.
+    fn element(&mut self, t: usize, e: &XmlElement) {
+        self.leaf(e);
+        let (Some(name), Some(ty)) = (e.value("name"), e.attribute("type")) else {
+            self.diags.at(
+                e.tag.clone(),
+                "element declaration without name or type",
+                "name= and type=",
+            );
+            return;
+        };
+        let min = self.occurs(e, "minOccurs", 1);
+        let max = self.occurs(e, "maxOccurs", 1);
+        let (Ok(Some(min)), Ok(max)) = (min, max) else {
+            return;
+        };
+        let child = self.types[t].children.len();
+        self.types[t].children.push(ElementDecl {
+            name: name.into(),
+            ty: usize::MAX,
+            min,
+            max,
+        });
+        self.refs.push(TypeRef {
+            owner: t,
+            child,
+            name: ty.value.clone(),
+            span: ty.span.clone(),
+        });
+    }
+
+    /// An occurrence bound: `default` when absent, `None` for `unbounded`
+    /// (`maxOccurs` only), `Err` (reported) when it is not a count.
+    fn occurs(&mut self, e: &XmlElement, what: &str, default: u32) -> Result<Option<u32>, ()> {
+        match e.attribute(what) {
+            None => Ok(Some(default)),
+            Some(a) if what == "maxOccurs" && a.value == "unbounded" => Ok(None),
+            Some(a) => a.value.parse().map(Some).map_err(|_| {
+                self.diags.at(
+                    a.span.clone(),
+                    format!("{what}=\"{}\" is not a count", a.value),
+                    "a non-negative integer or unbounded",
+                );
+            }),
+        }
+    }
+
+    /// `<xsd:attribute name= type= use=>` of a complex type or extension.
+    fn attribute(&mut self, t: usize, e: &XmlElement) {
+        self.leaf(e);
+        let (Some(name), Some(ty)) = (e.value("name"), e.attribute("type")) else {
+            self.diags.at(
+                e.tag.clone(),
+                "attribute declaration without name or type",
+                "name= and type=",
+            );
+            return;
+        };
+        let Some(attribute_type) = AttributeType::from_xsd(&ty.value) else {
+            self.diags.at(
+                ty.span.clone(),
+                format!("unknown attribute type {:?}", ty.value),
+                "xsd:int, xsd:float, xsd:boolean or xsd:string",
+            );
+            return;
+        };
+        self.types[t].attributes.push(AttributeDecl {
+            name: name.into(),
+            ty: attribute_type,
+            required: e.value("use") == Some("required"),
+        });
+    }
+
+    /// A construct that holds nothing: whatever is inside is unsupported.
+    fn leaf(&mut self, e: &XmlElement) {
+        for c in &e.children {
+            self.unsupported(c);
+        }
+    }
+
+    fn unsupported(&mut self, e: &XmlElement) {
+        self.diags.at(
+            e.tag.clone(),
+            format!("unsupported XSD construct <{}>", e.name),
+            "one of complexType, sequence, element, attribute, simpleContent, extension",
+        );
+    }
+
+    /// Resolves the type references; the schema, when nothing was wrong.
+    fn finish(self) -> Option<Schema> {
+        let SchemaReader {
+            diags,
+            mut types,
+            refs,
+            root,
+            ..
+        } = self;
+        let index: HashMap<&str, usize> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.as_str(), i))
+            .collect();
+        let mut resolved = Vec::with_capacity(refs.len());
+        for r in &refs {
+            match index.get(r.name.as_str()) {
+                Some(&ty) => resolved.push((r.owner, r.child, ty)),
+                None => undefined(diags, &r.name, r.span.clone()),
+            }
+        }
+        let root_type = match &root {
+            None => {
+                diags.at(
+                    0..0,
+                    "no root element declared",
+                    "a top-level <xsd:element name= type=>",
+                );
+                None
+            }
+            Some((_, ty, span)) => {
+                let found = index.get(ty.as_str()).copied();
+                if found.is_none() {
+                    undefined(diags, ty, span.clone());
+                }
+                found
+            }
+        };
+        if !diags.is_empty() {
+            return None;
+        }
+        for (owner, child, ty) in resolved {
+            types[owner].children[child].ty = ty;
+        }
+        Some(Schema {
+            root: root.map(|r| r.0).unwrap_or_default(),
+            root_type: root_type?,
+            types,
+        })
+    }
+}
+
+fn undefined(diags: &mut FileDiagnostics<'_>, name: &str, span: Range<usize>) {
+    diags.at(
+        span,
+        format!("type {name:?} is not defined"),
+        "the name of a complexType of this schema",
+    );
 }

@@ -10,7 +10,7 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::diagnostic::FileDiagnostics;
 use super::schema::{AttributeType, ComplexType, Schema};
-use super::{next_event, span_of, tag_span};
+use super::xml_read::{next_event, span_of, tag_span};
 
 /// No text (`Node::text_len`).
 const NO_TEXT: u32 = u32::MAX;

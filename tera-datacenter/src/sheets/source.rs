@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::sheet::{Sheet, Val};
-use crate::WriteError;
 use crate::owned::name_order;
+use crate::write::WriteError;
 use crate::write::{Source, ValueRef};
 
 /// `(sheet, node)`; the `__root__` element is `(ROOT, 0)`.

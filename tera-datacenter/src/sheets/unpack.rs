@@ -8,9 +8,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::{KeysNamespace, SheetsError, infer, xsd};
+use super::error::SheetsError;
+use super::keys::KeysNamespace;
+use super::{infer, xsd};
+use crate::tree::{DataCenter, Element, Value};
 use crate::xml_text::{escape_into, float_text};
-use crate::{DataCenter, Element, Value};
 
 /// What [`write_sheets`] wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use quick_xml::Writer;
 use quick_xml::events::{BytesEnd, BytesStart, Event};
 
-use super::KeysNamespace;
+use super::keys::KeysNamespace;
 use super::schema::{ComplexType, Schema};
 
 const XSD: &str = "http://www.w3.org/2001/XMLSchema";

@@ -1,19 +1,19 @@
 //! The strict verifier: every check of the format, all problems reported.
 //!
-//! - `problem`: what a problem is and how it reads;
 //! - `tables`: the string tables, the special names and the keys;
-//! - `tree`: the walk from the root (nodes, attributes, legal sharing);
-//! - `records`: the checks on every record, reached or not.
+//! - the record checker that opening a file runs ([`check_records`]), on
+//!   every record, reached or not;
+//! - `tree`: the walk from the root (nodes, attributes, legal sharing).
 
-mod problem;
-mod records;
 mod tables;
 mod tree;
 
-use crate::layout::{Arch, Layout, Version, detect_layout, u32_at};
-use crate::{DatKey, unpack_lenient};
-
-pub use problem::{Place, Problem, ProblemKind, Table};
+use crate::bytes::u32_at;
+use crate::check::check_records;
+use crate::dat::{DatError, DatKey, unpack_lenient};
+use crate::layout::{Layout, Version, detect_layout};
+use crate::problem::{Place, Problem, ProblemKind, Table};
+use crate::records::Arch;
 
 /// What the verifier found.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +42,7 @@ impl Report {
     }
 
     /// The report of a file whose structure cannot be read.
-    fn unreadable(e: crate::Error) -> Self {
+    fn unreadable(problem: Problem) -> Self {
         Report {
             arch: None,
             version: None,
@@ -50,39 +50,27 @@ impl Report {
             attributes: 0,
             node_records: 0,
             attribute_records: 0,
-            problems: vec![Problem {
-                offset: 0,
-                place: Place::File,
-                kind: ProblemKind::Structure(e),
-            }],
+            problems: vec![problem],
         }
     }
 }
 
-/// Verifies a `.dat`: decryption and inflation must work; a declared size
-/// that differs is reported, and the inflated bytes are verified.
-pub fn verify_dat(dat: &[u8], key: &DatKey, arch: Option<Arch>) -> Report {
-    match unpack_lenient(dat, key) {
-        Err(e) => Report::unreadable(e),
-        Ok((dec, declared)) => {
-            let mut report = verify(&dec, arch);
-            if declared as usize != dec.len() {
-                let kind = ProblemKind::DeclaredSize {
-                    declared,
-                    actual: dec.len(),
-                };
-                report.problems.insert(
-                    0,
-                    Problem {
-                        offset: 0,
-                        place: Place::File,
-                        kind,
-                    },
-                );
-            }
-            report
-        }
+/// Verifies a `.dat`: decryption and inflation must work (else the
+/// [`DatError`]); a declared size that differs is reported, and the
+/// inflated bytes are verified.
+pub fn verify_dat(dat: &[u8], key: &DatKey, arch: Option<Arch>) -> Result<Report, DatError> {
+    let (dec, declared) = unpack_lenient(dat, key)?;
+    let mut report = verify(&dec, arch);
+    if declared as usize != dec.len() {
+        let kind = ProblemKind::DeclaredSize {
+            declared,
+            actual: dec.len(),
+        };
+        report
+            .problems
+            .insert(0, Problem::new(0, Place::File, kind));
     }
+    Ok(report)
 }
 
 /// Verifies decompressed bytes strictly (finding the element layout when
@@ -115,11 +103,7 @@ struct Verifier<'a> {
 
 impl Verifier<'_> {
     fn report(&mut self, offset: usize, place: Place, kind: ProblemKind) {
-        self.problems.push(Problem {
-            offset,
-            place,
-            kind,
-        });
+        self.problems.push(Problem::new(offset, place, kind));
     }
 
     fn run(&mut self, l: &Layout) -> (u64, u64) {
@@ -167,8 +151,10 @@ impl Verifier<'_> {
             .position(|s| s.is_some_and(|s| s.eq_str("__value__")));
         let value_index = value_index.map(|i| i as u16 + 1);
         self.keys(l, names.strings.len(), value_index);
+        // Every record, reached or not, with the checks opening makes; the
+        // walk then checks what only the tree shows.
+        let _ = check_records(b, l, names.strings.len(), &mut self.problems);
         let counts = self.nodes(l, &names, &values, value_index);
-        self.every_record(l, names.strings.len());
         let footer = u32_at(b, l.footer) as i32;
         if footer != 0 {
             self.report(l.footer, Place::Footer, ProblemKind::Footer(footer));

@@ -2,11 +2,14 @@
 
 use std::collections::HashMap;
 
+use super::Verifier;
 use super::tables::TableInfo;
-use super::{Place, ProblemKind, Verifier};
+use crate::address::Address;
 use crate::hash::value_hash;
-use crate::layout::{Layout, address_at, u16_at, u32_at};
-use crate::{Address, DcStr};
+use crate::layout::Layout;
+use crate::problem::{Place, ProblemKind};
+use crate::records::{Arch, AttributeField, AttributeRecord, NodeField, NodeRecord, RawValue};
+use crate::string::DcStr;
 
 impl Verifier<'_> {
     /// Walks the tree from the root. Elements may share a run of children
@@ -15,6 +18,9 @@ impl Verifier<'_> {
     /// without being the same, and runs below themselves (cycles), are
     /// problems. Returns the nodes and attributes of the tree as readers
     /// see it, each shared run counted wherever it is reached.
+    ///
+    /// The record checker has reported bad name indexes, addresses and type
+    /// codes of every record already: the walk only steps over them.
     pub(super) fn nodes(
         &mut self,
         l: &Layout,
@@ -24,30 +30,22 @@ impl Verifier<'_> {
     ) -> (u64, u64) {
         let b = self.b;
         let ns = l.arch.node_size();
-        let root = Address {
-            segment: 0,
-            element: 0,
-        };
+        let root = Address::ROOT;
         let Some(root_at) = Layout::locate(&l.nodes, root, 1, ns) else {
-            self.report(0, Place::File, ProblemKind::NoRoot);
             return (0, 0);
         };
         let name_ok = |i: u16| i != 0 && (i as usize) <= names.strings.len();
         let name_is = |i: u16, s: &str| {
             name_ok(i) && names.strings[i as usize - 1].is_some_and(|n| n.eq_str(s))
         };
-        if !name_is(u16_at(b, root_at), "__root__") {
+        let root_record = NodeRecord::read(b, root_at, l.arch);
+        if !name_is(root_record.name, "__root__") {
             self.report(root_at, Place::Node(root), ProblemKind::RootName);
         }
-        if u16_at(b, root_at + 4) != 0 {
+        if root_record.attribute_count != 0 {
             self.report(root_at, Place::Node(root), ProblemKind::RootAttributes);
         }
-        let cx = Context {
-            l,
-            name_count: names.strings.len(),
-            values,
-            text,
-        };
+        let cx = Context { l, values, text };
         let mut walk = Walk::new(l);
         walk.claim(0, 1, 0);
         walk.runs.push(Run {
@@ -68,10 +66,7 @@ impl Verifier<'_> {
                 continue;
             }
             top.1 += 1;
-            let at = Address {
-                segment: r.at.segment,
-                element: r.at.element + i,
-            };
+            let at = r.at.plus(i);
             let o = r.first + i as usize * ns;
             if !walk.walks(b, run, at, o) {
                 continue;
@@ -87,25 +82,29 @@ impl Verifier<'_> {
     /// be walked.
     fn node(&mut self, cx: &Context<'_>, at: Address, o: usize, walk: &mut Walk) -> Option<u32> {
         let (b, l) = (self.b, cx.l);
-        let name_ok = |i| cx.name_ok(i);
-        let ns = l.arch.node_size();
+        let arch = l.arch;
         let place = Place::Node(at);
-        let name = u16_at(b, o);
-        if !name_ok(name) {
-            self.report(o, place, ProblemKind::NameIndex(name));
+        let node = NodeRecord::read(b, o, arch);
+        let keys_at = NodeField::Keys.at(o, arch);
+        if node.key as usize >= l.key_count {
+            self.report(keys_at, place, ProblemKind::KeyIndex(node.key));
         }
-        let keys_info = u16_at(b, o + 2);
-        if (keys_info >> 4) as usize >= l.key_count {
-            self.report(o + 2, place, ProblemKind::KeyIndex(keys_info >> 4));
+        if node.has_unknown_flags() {
+            self.report(keys_at, place, ProblemKind::KeyFlags(node.flags));
         }
-        if keys_info & 0xe != 0 {
-            self.report(o + 2, place, ProblemKind::KeyFlags((keys_info & 0xf) as u8));
-        }
-        let (ac, cc) = (u16_at(b, o + 4), u16_at(b, o + 6));
-        let (aa, ca) = (address_at(b, o + 8), address_at(b, o + ns / 2 + 4));
-        for (what, count, address, ao) in [
-            ("attributes", ac, aa, o + 8),
-            ("children", cc, ca, o + ns / 2 + 4),
+        for (what, field, count, address) in [
+            (
+                "attributes",
+                NodeField::Attributes,
+                node.attribute_count,
+                node.attributes,
+            ),
+            (
+                "children",
+                NodeField::Children,
+                node.child_count,
+                node.children,
+            ),
         ] {
             if (count == 0) != (address == Address::NONE) {
                 let kind = ProblemKind::CountAddress {
@@ -113,137 +112,120 @@ impl Verifier<'_> {
                     count,
                     address,
                 };
-                self.report(ao, place, kind);
+                self.report(field.at(o, arch), place, kind);
             }
         }
-        if ac > 0 {
-            match Layout::locate(&l.attributes, aa, ac as u32, l.arch.attribute_size()) {
-                None => {
-                    let kind = ProblemKind::BadAddress {
-                        what: "attributes",
-                        address: aa,
-                        count: ac,
-                    };
-                    self.report(o + 8, place, kind);
-                }
-                Some(first) => self.attributes(cx, first, aa, ac, place),
-            }
+        let (ac, aa) = (node.attribute_count, node.attributes);
+        if ac > 0
+            && let Some(first) = Layout::locate(&l.attributes, aa, ac.into(), arch.attribute_size())
+        {
+            self.attributes(cx, first, aa, ac, place);
         }
+        let (cc, ca) = (node.child_count, node.children);
         if cc == 0 {
             return None;
         }
-        let Some(first) = Layout::locate(&l.nodes, ca, cc as u32, ns) else {
-            let kind = ProblemKind::BadAddress {
-                what: "children",
-                address: ca,
-                count: cc,
-            };
-            self.report(o + ns / 2 + 4, place, kind);
-            return None;
-        };
+        let first = Layout::locate(&l.nodes, ca, cc.into(), arch.node_size())?;
         if let Some(run) = walk.find(ca, cc) {
             if walk.runs[run as usize].totals.is_none() {
-                self.report(o + ns / 2 + 4, place, ProblemKind::Cycle(ca));
+                let children_at = NodeField::Children.at(o, arch);
+                self.report(children_at, place, ProblemKind::Cycle(ca));
             }
             return None;
         }
-        let run = walk.runs.len() as u32;
-        walk.runs.push(Run {
+        let run = walk.add_run(Run {
             at: ca,
             first,
             count: cc,
             totals: None,
         });
-        walk.by_start.insert((walk.ordinal(ca), cc), run);
-        let mut previous = 0u16;
+        self.children_sorted(first, cc, arch.node_size(), place);
         for i in 0..cc {
-            let co = first + i as usize * ns;
-            let child_name = u16_at(b, co);
-            if child_name == 0 {
-                continue;
-            }
-            if child_name < previous {
-                self.report(first, place, ProblemKind::ChildrenUnsorted);
-                break;
-            }
-            previous = child_name;
-        }
-        for i in 0..cc {
-            let child = Address {
-                segment: ca.segment,
-                element: ca.element + i,
-            };
-            let co = first + i as usize * ns;
-            if u16_at(b, co) != 0 && !walk.claim(walk.ordinal(child), 1, run) {
+            let child = ca.plus(i);
+            let co = first + i as usize * arch.node_size();
+            if NodeRecord::read_name(b, co) != 0 && !walk.claim(walk.ordinal(child), 1, run) {
                 self.report(co, Place::Node(child), ProblemKind::ReachedTwice);
             }
         }
         Some(run)
     }
 
+    /// Reports a run of children not sorted by name index (nameless ones
+    /// left out).
+    fn children_sorted(&mut self, first: usize, count: u16, size: usize, node: Place) {
+        let mut previous = 0u16;
+        for i in 0..count {
+            let name = NodeRecord::read_name(self.b, first + i as usize * size);
+            if name == 0 {
+                continue;
+            }
+            if name < previous {
+                self.report(first, node, ProblemKind::ChildrenUnsorted);
+                return;
+            }
+            previous = name;
+        }
+    }
+
     fn attributes(&mut self, cx: &Context<'_>, first: usize, aa: Address, count: u16, node: Place) {
-        let (b, l, values, text) = (self.b, cx.l, cx.values, cx.text);
-        let name_ok = |i| cx.name_ok(i);
+        let (b, l, text) = (self.b, cx.l, cx.text);
         let mut previous = 0u16;
         for i in 0..count {
             let o = first + i as usize * l.arch.attribute_size();
-            let place = Place::Attribute(Address {
-                segment: aa.segment,
-                element: aa.element + i,
-            });
-            let name = u16_at(b, o);
-            if !name_ok(name) {
-                self.report(o, place, ProblemKind::NameIndex(name));
-            }
-            if i > 0 && name == previous {
-                self.report(o, node, ProblemKind::DuplicateAttribute(name));
-            } else if i > 0 && name < previous {
+            let place = Place::Attribute(aa.plus(i));
+            let a = AttributeRecord::read(b, o);
+            if i > 0 && a.name == previous {
+                self.report(o, node, ProblemKind::DuplicateAttribute(a.name));
+            } else if i > 0 && a.name < previous {
                 self.report(o, node, ProblemKind::AttributesUnsorted);
             }
-            previous = name;
-            let info = u16_at(b, o + 2);
-            let (code, ext) = (info & 3, info >> 2);
-            let raw = u32_at(b, o + 4);
-            if Some(name) == text && code != 3 {
+            previous = a.name;
+            let value = a.value();
+            if Some(a.name) == text && !matches!(value, RawValue::Str(_)) {
                 self.report(o, place, ProblemKind::TextNotString);
             }
-            match code {
-                1 if ext > 1 => self.report(o + 2, place, ProblemKind::IntExtended(ext)),
-                1 if ext == 1 && raw > 1 => self.report(o + 4, place, ProblemKind::BadBoolean(raw)),
-                1 => {}
-                2 if ext != 0 => self.report(o + 2, place, ProblemKind::FloatExtended(ext)),
-                2 => {}
-                3 => {
-                    let a = address_at(b, o + 4);
-                    match Layout::string_at(b, &l.values.data, a).map(DcStr::from_utf16le) {
-                        None => {
-                            let kind = ProblemKind::BadAddress {
-                                what: "string value",
-                                address: a,
-                                count: 1,
-                            };
-                            self.report(o + 4, place, kind);
-                        }
-                        Some(s) => {
-                            let expected = value_hash(s.units());
-                            if expected != ext {
-                                self.report(
-                                    o + 2,
-                                    place,
-                                    ProblemKind::ValueHash {
-                                        expected,
-                                        found: ext,
-                                    },
-                                );
-                            }
-                            if !values.entry_addresses.contains(&a) {
-                                self.report(o + 4, place, ProblemKind::NotInValuesTable(a));
-                            }
-                        }
-                    }
+            let (type_at, value_at) = (AttributeField::Type.at(o), AttributeField::Value.at(o));
+            match (value, a.unexpected_extended()) {
+                (RawValue::Int(_) | RawValue::Bool(_), Some(ext)) => {
+                    self.report(type_at, place, ProblemKind::IntExtended(ext));
                 }
-                _ => self.report(o + 2, place, ProblemKind::TypeCode(code)),
+                (RawValue::Bool(raw), None) if raw > 1 => {
+                    self.report(value_at, place, ProblemKind::BadBoolean(raw));
+                }
+                (RawValue::Float(_), Some(ext)) => {
+                    self.report(type_at, place, ProblemKind::FloatExtended(ext));
+                }
+                (RawValue::Str(address), _) => {
+                    self.string_value(cx, a.extended, address, o, place);
+                }
+                _ => {}
             }
+        }
+    }
+
+    /// Checks a string attribute's value hash and that its address is an
+    /// entry of the values table (a bad address was reported by the record
+    /// checker).
+    fn string_value(
+        &mut self,
+        cx: &Context<'_>,
+        found: u16,
+        address: Address,
+        o: usize,
+        place: Place,
+    ) {
+        let data = &cx.l.values.data;
+        let Some(s) = Layout::string_at(self.b, data, address).map(DcStr::from_utf16le) else {
+            return;
+        };
+        let expected = value_hash(s.units());
+        if expected != found {
+            let kind = ProblemKind::ValueHash { expected, found };
+            self.report(AttributeField::Type.at(o), place, kind);
+        }
+        if !cx.values.entry_addresses.contains(&address) {
+            let kind = ProblemKind::NotInValuesTable(address);
+            self.report(AttributeField::Value.at(o), place, kind);
         }
     }
 }
@@ -261,7 +243,7 @@ struct Run {
 
 /// The state of the walk: the runs found and which run owns each node.
 struct Walk {
-    node_size: usize,
+    arch: Arch,
     /// The ordinal of the first node of each nodes segment.
     base: Vec<usize>,
     /// The run that each node (by ordinal) belongs to; `u32::MAX`: none.
@@ -281,7 +263,7 @@ impl Walk {
             total += s.used as usize;
         }
         Walk {
-            node_size: l.arch.node_size(),
+            arch: l.arch,
             base,
             owner: vec![u32::MAX; total],
             runs: Vec::new(),
@@ -296,6 +278,14 @@ impl Walk {
 
     fn find(&self, at: Address, count: u16) -> Option<u32> {
         self.by_start.get(&(self.ordinal(at), count)).copied()
+    }
+
+    /// Adds a run, findable by its start and count; returns its index.
+    fn add_run(&mut self, r: Run) -> u32 {
+        let run = self.runs.len() as u32;
+        self.by_start.insert((self.ordinal(r.at), r.count), run);
+        self.runs.push(r);
+        run
     }
 
     /// Gives `count` nodes from `ordinal` to `run`; false when one already
@@ -313,28 +303,24 @@ impl Walk {
     /// to the run and has a name (readers skip nameless children), or it is
     /// the root.
     fn walks(&self, b: &[u8], run: u32, at: Address, o: usize) -> bool {
-        run == 0 || (self.owner[self.ordinal(at)] == run && u16_at(b, o) != 0)
+        run == 0 || (self.owner[self.ordinal(at)] == run && NodeRecord::read_name(b, o) != 0)
     }
 
     /// The nodes and attributes of the tree below the nodes of a run whose
     /// child runs are all done (a run below itself counts nothing there).
     fn totals(&self, b: &[u8], run: u32) -> (u64, u64) {
         let r = self.runs[run as usize];
-        let ns = self.node_size;
         let (mut nodes, mut attributes) = (0u64, 0u64);
         for i in 0..r.count {
-            let at = Address {
-                segment: r.at.segment,
-                element: r.at.element + i,
-            };
-            let o = r.first + i as usize * ns;
+            let at = r.at.plus(i);
+            let o = r.first + i as usize * self.arch.node_size();
             if !self.walks(b, run, at, o) {
                 continue;
             }
+            let node = NodeRecord::read(b, o, self.arch);
             nodes = nodes.saturating_add(1);
-            attributes = attributes.saturating_add(u64::from(u16_at(b, o + 4)));
-            let cc = u16_at(b, o + 6);
-            let ca = address_at(b, o + ns / 2 + 4);
+            attributes = attributes.saturating_add(u64::from(node.attribute_count));
+            let (cc, ca) = (node.child_count, node.children);
             let located = cc > 0
                 && (ca.segment as usize) < self.segments.len()
                 && ca.element as u32 + cc as u32 <= self.segments[ca.segment as usize].1;
@@ -354,14 +340,7 @@ impl Walk {
 /// What the checks of every node need to know of the rest of the file.
 struct Context<'t> {
     l: &'t Layout,
-    name_count: usize,
     values: &'t TableInfo<'t>,
     /// The name index of `__value__`.
     text: Option<u16>,
-}
-
-impl Context<'_> {
-    fn name_ok(&self, index: u16) -> bool {
-        index != 0 && (index as usize) <= self.name_count
-    }
 }

@@ -8,4 +8,5 @@ pub mod diff;
 pub mod encode;
 pub mod generate;
 pub mod list;
+pub mod opcodes;
 pub mod world;

@@ -16,8 +16,8 @@ pub struct Afk {
 impl Mod for Afk {
     const NAME: &'static str = "afk";
 
-    fn install(&mut self, setup: &mut Setup) -> Result<(), HookError> {
-        setup.command(Self::command("afk", |me, cmd| {
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::command("afk", |me, cmd| {
             match cmd.args().as_slice() {
                 ["on"] => me.on = true,
                 ["off"] => me.on = false,

@@ -19,7 +19,7 @@ pub struct SkillResets {
 impl Mod for SkillResets {
     const NAME: &'static str = "skill-resets";
 
-    fn install(&mut self, setup: &mut Setup) -> Result<(), HookError> {
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
         setup.hook(Self::on::<s_crest_message::V2>(|me, event, crest| {
             if crest.r#type != RESET {
                 return Verdict::Pass;

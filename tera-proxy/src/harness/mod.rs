@@ -23,8 +23,10 @@ use tokio::task::JoinHandle;
 use crate::{Connection, ConnectionHandle, ProxyError, RelayStats};
 
 pub mod load;
+mod packet;
 mod script;
 
+pub use packet::packet;
 pub use script::{Action, Script, ScriptKind, typed_packets};
 
 /// A `C_CHECK_VERSION` packet announcing protocol `revision` (entry 0) and
@@ -45,20 +47,6 @@ pub fn keys(seed: u64) -> SessionKeys {
         client_key2: key(),
         server_key2: key(),
     }
-}
-
-/// A whole packet: header (length set from the size) then `body`.
-///
-/// # Panics
-/// If the packet would exceed 65535 bytes.
-#[must_use]
-pub fn packet(opcode: u16, body: &[u8]) -> Vec<u8> {
-    let len = u16::try_from(body.len() + 4).unwrap_or_else(|_| panic!("packet too long"));
-    let mut p = Vec::with_capacity(usize::from(len));
-    p.extend_from_slice(&len.to_le_bytes());
-    p.extend_from_slice(&opcode.to_le_bytes());
-    p.extend_from_slice(body);
-    p
 }
 
 /// The receiving half of a peer: decrypts and frames what arrives.

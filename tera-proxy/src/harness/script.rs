@@ -99,7 +99,7 @@ impl Action {
         let mut body = [0u8; 8];
         body[..4].copy_from_slice(&seq.to_le_bytes());
         body[4] = u8::from(dir == Direction::ServerToClient);
-        super::packet(Action::NOTICE, &body)
+        super::packet::packet(Action::NOTICE, &body)
     }
 
     /// Where the notice for packet `seq` travelling `dir` goes.

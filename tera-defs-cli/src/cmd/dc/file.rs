@@ -12,10 +12,11 @@ use tera_datacenter::{
     pack_with, repack as repack_tree, unpack as unpack_dat, verify as verify_dec, verify_dat,
 };
 
-use super::{
-    ExportArgs, FormatArg, PackArgs, RepackArgs, UnpackArgs, VerifyArgs, dat_key, data_error,
-    optional_key, required_key, write_options,
+use super::args::{
+    ExportArgs, FormatArg, PackArgs, RepackArgs, UnpackArgs, VerifyArgs, dat_key, optional_key,
+    required_key, write_options,
 };
+use super::errors::{data_error, error_chain};
 use crate::fail::{DATA, Fail, Outcome};
 use crate::{input, output, progress};
 
@@ -27,7 +28,7 @@ fn decrypted<'b>(
     key: Option<&DatKey>,
 ) -> Result<Cow<'b, [u8]>, Fail> {
     Ok(match key {
-        Some(key) => Cow::Owned(unpack_dat(bytes, key).map_err(|e| data_error(file, e))?),
+        Some(key) => Cow::Owned(unpack_dat(bytes, key).map_err(|e| error_chain(file, &e))?),
         None => Cow::Borrowed(bytes),
     })
 }
@@ -39,8 +40,12 @@ pub(super) fn verify(args: &VerifyArgs) -> Outcome {
     let arch = args.arch.map(Into::into);
     let report = match &key {
         Some(key) => verify_dat(&bytes, key, arch),
-        None => verify_dec(&bytes, arch),
+        None => Ok(verify_dec(&bytes, arch)),
     };
+    let report = report.map_err(|e| {
+        spinner.finish_and_clear();
+        error_chain(&args.file, &e)
+    })?;
     let sha256 = Sha256::digest(&bytes);
     // The report is printed once the spinner is gone: on a terminal, the
     // spinner's redraw would wipe a line printed under it.
@@ -169,7 +174,7 @@ pub(super) fn unpack(args: &UnpackArgs) -> Outcome {
     let spinner = progress::spinner(format!("unpacking {}", args.input.display()));
     let dec = unpack_dat(&dat, &key);
     spinner.finish_and_clear();
-    let dec = dec.map_err(|e| data_error(&args.input, e))?;
+    let dec = dec.map_err(|e| error_chain(&args.input, &e))?;
     output::write_file(&args.output, &dec)?;
     println!(
         "unpacked {} ({} bytes) into {} ({} bytes)",

@@ -7,9 +7,8 @@ use std::process::ExitCode;
 use tera_datacenter::sheets::{self, SheetsError};
 use tera_datacenter::{DatKey, DataCenter, WriteOptions, pack_with, unpack as unpack_dat};
 
-use super::{
-    PackArgs, SchemaArgs, UnpackArgs, ValidateArgs, data_error, optional_key, write_options,
-};
+use super::args::{PackArgs, SchemaArgs, UnpackArgs, ValidateArgs, optional_key, write_options};
+use super::errors::{data_error, error_chain};
 use crate::fail::{DATA, Fail, Outcome};
 use crate::{input, output, progress};
 
@@ -126,7 +125,7 @@ fn dec_of(input: &std::path::Path, key: Option<&DatKey>) -> Result<Vec<u8>, Fail
             let spinner = progress::spinner(format!("unpacking {}", input.display()));
             let dec = unpack_dat(&bytes, key);
             spinner.finish_and_clear();
-            dec.map_err(|e| data_error(input, e))
+            dec.map_err(|e| error_chain(input, &e))
         }
         None => Ok(bytes),
     }

@@ -1,8 +1,11 @@
-//! What the verifier reports: a problem's kind, place and byte offset.
+//! What is wrong with a data center, in one vocabulary for the reader (the
+//! error of [`DataCenter::parse`](crate::DataCenter::parse)), the verifier
+//! (every problem of a [`Report`](crate::Report)) and export (a cycle): a
+//! problem's kind, place and byte offset.
 
 use std::fmt;
 
-use crate::{Address, Error};
+use crate::address::Address;
 
 /// Which string table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -11,6 +14,16 @@ pub enum Table {
     Values,
     /// The names table (512 buckets).
     Names,
+}
+
+impl Table {
+    /// `"values"` or `"names"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Values => "values",
+            Table::Names => "names",
+        }
+    }
 }
 
 /// Where a problem is.
@@ -70,8 +83,35 @@ impl fmt::Display for Place {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ProblemKind {
-    /// The region structure cannot be read: nothing else was checked.
-    Structure(Error),
+    /// The file ends inside a structure (the region structure cannot be
+    /// read: nothing else was checked).
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+    },
+    /// The header's version is not 3 or 6.
+    UnknownVersion(i32),
+    /// A region declares more used elements than it holds.
+    UsedExceedsCapacity {
+        /// Its used count.
+        used: u32,
+        /// Its capacity.
+        capacity: u32,
+    },
+    /// A string table's address region has count 0: it must be entries + 1.
+    ZeroAddressCount,
+    /// Bytes remain after the footer.
+    TrailingBytes {
+        /// How many.
+        len: usize,
+    },
+    /// Neither element layout reads the file to its end.
+    NoLayoutFits {
+        /// The problem of the 64-bit layout.
+        x64: Box<Problem>,
+        /// The problem of the 32-bit layout.
+        x86: Box<Problem>,
+    },
     /// The `.dat` size field differs from the inflated size.
     DeclaredSize {
         /// The `u32` before the zlib stream.
@@ -213,7 +253,17 @@ impl fmt::Display for ProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ProblemKind::*;
         match self {
-            Structure(e) => write!(f, "unreadable structure: {e}"),
+            Truncated { what } => write!(f, "truncated {what}"),
+            UnknownVersion(v) => write!(f, "unknown data center version {v} (expected 3 or 6)"),
+            UsedExceedsCapacity { used, capacity } => {
+                write!(f, "used count {used} exceeds capacity {capacity}")
+            }
+            ZeroAddressCount => f.write_str("addresses region has count 0 (must be entries + 1)"),
+            TrailingBytes { len } => write!(f, "{len} trailing bytes after the footer"),
+            NoLayoutFits { x64, x86 } => write!(
+                f,
+                "neither the 64-bit nor the 32-bit layout fits: {x64} / {x86}"
+            ),
             DeclaredSize { declared, actual } => {
                 write!(f, "declared size {declared}, inflated {actual}")
             }
@@ -287,9 +337,30 @@ impl fmt::Display for ProblemKind {
     }
 }
 
+impl ProblemKind {
+    /// True for the problems that stop the region structure from being read
+    /// (nothing else is checked then).
+    pub fn is_structural(&self) -> bool {
+        use ProblemKind::*;
+        matches!(
+            self,
+            Truncated { .. }
+                | UnknownVersion(_)
+                | UsedExceedsCapacity { .. }
+                | ZeroAddressCount
+                | TrailingBytes { .. }
+                | NoLayoutFits { .. }
+        )
+    }
+}
+
 /// One problem: where (byte offset in the decompressed file and place) and
-/// what.
-#[derive(Debug, Clone, PartialEq)]
+/// what. It is the error of opening a file ([`DataCenter::parse`]: the
+/// first problem found), of copying or exporting a tree with a cycle, and
+/// each entry of the verifier's [`Report`](crate::Report).
+///
+/// [`DataCenter::parse`]: crate::DataCenter::parse
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct Problem {
     /// Byte offset of the structure concerned.
     pub offset: usize,
@@ -297,6 +368,16 @@ pub struct Problem {
     pub place: Place,
     /// What is wrong.
     pub kind: ProblemKind,
+}
+
+impl Problem {
+    pub(crate) fn new(offset: usize, place: Place, kind: ProblemKind) -> Self {
+        Problem {
+            offset,
+            place,
+            kind,
+        }
+    }
 }
 
 impl fmt::Display for Problem {

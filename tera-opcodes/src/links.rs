@@ -1,0 +1,442 @@
+//! Value evidence: values that tie packets together across a session. The
+//! player's ids from `S_LOGIN` come back in other packets' `gameId` and
+//! `playerId`; an NPC's id in its spawn, its moves and its despawn; a
+//! skill in the request and in its result; the player's position in
+//! every packet about the player. A candidate def whose fields of the same
+//! name hold values that packets already named hold is likelier right,
+//! by the rarity of those values.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tera_dynamic::{Schema, Value};
+use tera_sessions::Timestamp;
+
+use crate::leaves::{Visit, integer, walk};
+use crate::report::Evidence;
+use crate::samples::{Group, Samples};
+
+/// Distinct packets of a candidate whose values are read: enough to see
+/// an id recur, few enough that every candidate is read once, fast.
+const LINK_SAMPLES: usize = 64;
+
+/// Distinct packets of a candidate whose integers are classed by size,
+/// for the evidence of field names.
+const CLASS_SAMPLES: usize = 24;
+
+/// Field names interned as small numbers.
+#[derive(Debug, Default)]
+pub(crate) struct Fields {
+    ids: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+}
+
+impl Fields {
+    fn id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        let name: Arc<str> = name.into();
+        self.names.push(Arc::clone(&name));
+        self.ids.insert(name, id);
+        id
+    }
+
+    fn name(&self, id: u32) -> &str {
+        self.names.get(id as usize).map_or("?", |n| n)
+    }
+}
+
+/// A position a packet holds.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    session: u32,
+    time: Timestamp,
+    field: u32,
+    at: [f32; 3],
+}
+
+/// The values of a candidate's packets that evidence reads, read once.
+#[derive(Debug, Default)]
+pub(crate) struct Digest {
+    /// Distinct (field, value) pairs of integer leaves worth a link.
+    ints: Vec<(u32, u64, bool)>,
+    /// Each packet's (field, value) pairs worth a link, packet by packet.
+    records: Vec<Vec<(u32, u64)>>,
+    /// Positions, with the packet's session and time.
+    places: Vec<Place>,
+    /// The size class of every named integer of the first packets.
+    pub(crate) classes: Vec<(u32, u8)>,
+}
+
+/// How rare an integer is, in bits: ids and large values recur by
+/// chance seldom, small counts and flags all the time. `log2 |v| - 8`,
+/// from 0 (|v| < 256) to 24.
+pub(crate) fn rarity(v: u64) -> f64 {
+    let magnitude = v.min(v.wrapping_neg());
+    if magnitude < 256 {
+        return 0.0;
+    }
+    ((magnitude as f64).log2() - 8.0).clamp(0.0, 24.0)
+}
+
+/// The key a string is linked by: a hash of its UTF-16 text (FNV-1a)
+/// with the top bit set and its length in the next bits, so that its
+/// rarity reads as about two bits a character.
+fn text_key(units: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in units {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let chars = (units.len() / 2).min(12) as u32;
+    // Rarity is log2 |v| - 8: a value just above 2^(8 + 2 * chars).
+    (1u64 << (8 + 2 * chars)) | (h & ((1u64 << (8 + 2 * chars)) - 1) & !0xff) | 0x80
+}
+
+/// Field names that say nothing about what a field holds.
+fn anonymous(name: &str) -> bool {
+    name.starts_with("unk") || name.starts_with("unkn")
+}
+
+/// Whether a field holds a position of the kind the player's moves give.
+fn is_place(name: &str) -> bool {
+    name == "loc" || name.ends_with("Loc")
+}
+
+struct Collect<'f> {
+    fields: &'f mut Fields,
+    ints: &'f mut Vec<(u32, u64, bool)>,
+    /// Where each integer's size class goes, while packets are read for it.
+    classes: Option<&'f mut Vec<(u32, u8)>>,
+    places: Vec<(u32, [f32; 3])>,
+}
+
+impl<'r> Visit<'r> for Collect<'_> {
+    fn leaf(&mut self, name: &'r str, value: &'r Value<'r>) {
+        if anonymous(name) {
+            return;
+        }
+        if let Value::Vec3(v) = value {
+            if is_place(name) {
+                let id = self.fields.id(name);
+                self.places.push((id, [v.x, v.y, v.z]));
+            }
+            return;
+        }
+        if let Value::String(text) = value {
+            // A string is linked by its hash; text of a few characters
+            // recurs by chance (names are short), so only longer text
+            // counts, at about two bits a character.
+            let len = text.len_utf16();
+            if len >= 4 {
+                let id = self.fields.id(name);
+                self.ints.push((id, text_key(text.as_utf16le()), false));
+            }
+            return;
+        }
+        if let Some(v) = integer(value) {
+            if let (Some(classes), Some(class)) =
+                (self.classes.as_deref_mut(), crate::leaves::class(value))
+            {
+                classes.push((self.fields.id(name), class));
+            }
+            if rarity(v) > 0.0 {
+                let wide = matches!(value, Value::Int64(_) | Value::UInt64(_));
+                let id = self.fields.id(name);
+                self.ints.push((id, v, wide));
+            }
+        }
+    }
+}
+
+impl Digest {
+    /// Reads the first distinct packets of `group` under `schema`.
+    pub(crate) fn of(
+        samples: &Samples,
+        group: &Group,
+        schema: &Schema,
+        fields: &mut Fields,
+    ) -> Digest {
+        let mut digest = Digest::default();
+        for (k, &i) in group.distinct.iter().take(LINK_SAMPLES).enumerate() {
+            let Ok(record) = schema.decode(samples.bytes(i)) else {
+                continue;
+            };
+            let before = digest.ints.len();
+            let mut collect = Collect {
+                fields,
+                ints: &mut digest.ints,
+                classes: (k < CLASS_SAMPLES).then_some(&mut digest.classes),
+                places: Vec::new(),
+            };
+            walk(&record, &mut collect);
+            let places = collect.places;
+            let mut pairs: Vec<(u32, u64)> = digest.ints[before..]
+                .iter()
+                .map(|&(f, v, _)| (f, v))
+                .collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            if pairs.len() >= 2 {
+                digest.records.push(pairs);
+            }
+            let p = samples.packet(i);
+            for (field, at) in places {
+                digest.places.push(Place {
+                    session: p.session,
+                    time: p.time,
+                    field,
+                    at,
+                });
+            }
+        }
+        digest.ints.sort_unstable();
+        digest.ints.dedup();
+        digest
+    }
+}
+
+/// The anchored groups that hold a value, each with its name.
+type Holders = Vec<(usize, Arc<str>)>;
+
+/// The values of the packets already named, to link candidates to.
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    /// (field, value) -> the anchored groups that hold it, and a name.
+    named: HashMap<(u32, u64), Holders>,
+    /// 64-bit values under any name -> groups.
+    wide: HashMap<u64, Vec<usize>>,
+    /// (field, value) -> the anchored packets (numbered) that hold it.
+    tuples: HashMap<(u32, u64), Vec<u32>>,
+    /// Each numbered anchored packet's group and name.
+    owners: Vec<(usize, Arc<str>)>,
+    /// Positions by session, sorted by time.
+    places: HashMap<u32, Vec<(Timestamp, [f32; 3], usize)>>,
+}
+
+/// One field's links say this much at most: past a few rare values, more
+/// of them say nothing new.
+const FIELD_CAP: f64 = 32.0;
+
+/// What 64-bit values found under other names say of one field at most.
+const WIDE_CAP: f64 = 16.0;
+
+/// Positions this far apart or less are "near" (game units; a running
+/// character covers about 200 a second).
+const NEAR: f32 = 250.0;
+/// Positions are compared with those of this many nanoseconds around.
+const WINDOW: i64 = 5_000_000_000;
+
+impl Index {
+    /// The index of the anchored groups' digests (group, name, digest).
+    pub(crate) fn build<'d>(anchors: impl Iterator<Item = (usize, Arc<str>, &'d Digest)>) -> Index {
+        let mut index = Index::default();
+        for (group, name, digest) in anchors {
+            for &(field, v, wide) in &digest.ints {
+                let e = index.named.entry((field, v)).or_default();
+                if e.len() < 4 && !e.iter().any(|(g, _)| *g == group) {
+                    e.push((group, Arc::clone(&name)));
+                }
+                if wide {
+                    let e = index.wide.entry(v).or_default();
+                    if e.len() < 4 && !e.contains(&group) {
+                        e.push(group);
+                    }
+                }
+            }
+            for record in &digest.records {
+                let id = index.owners.len() as u32;
+                index.owners.push((group, Arc::clone(&name)));
+                for pair in record {
+                    let e = index.tuples.entry(*pair).or_default();
+                    if e.len() < 64 {
+                        e.push(id);
+                    }
+                }
+            }
+            for p in &digest.places {
+                index
+                    .places
+                    .entry(p.session)
+                    .or_default()
+                    .push((p.time, p.at, group));
+            }
+        }
+        for v in index.places.values_mut() {
+            v.sort_by_key(|(t, _, _)| *t);
+        }
+        index
+    }
+
+    /// The link and position evidence for `group` as the def `digest`
+    /// was read with.
+    pub(crate) fn evidence(
+        &self,
+        group: usize,
+        name: &str,
+        digest: &Digest,
+        fields: &Fields,
+    ) -> Vec<Evidence> {
+        let mut out = Vec::new();
+        // Per field: distinct values, their bits, the names they tie to;
+        // a 64-bit value found under another name only counts half.
+        let mut by_field: HashMap<u32, (usize, f64, Vec<Arc<str>>)> = HashMap::new();
+        let mut by_field_wide: HashMap<u32, f64> = HashMap::new();
+        for &(field, v, wide) in &digest.ints {
+            let others = self
+                .named
+                .get(&(field, v))
+                .map(|e| e.iter().filter(|(g, _)| *g != group).collect::<Vec<_>>())
+                .unwrap_or_default();
+            let bits = if !others.is_empty() {
+                rarity(v)
+            } else if wide
+                && self
+                    .wide
+                    .get(&v)
+                    .is_some_and(|gs| gs.iter().any(|g| *g != group))
+            {
+                // Half, and at most WIDE_CAP a field: it says the def has a
+                // 64-bit field here, not which.
+                let w = by_field_wide.entry(field).or_default();
+                let add = (rarity(v) / 2.0).min(WIDE_CAP - *w);
+                *w += add;
+                add
+            } else {
+                continue;
+            };
+            let entry = by_field.entry(field).or_default();
+            entry.0 += 1;
+            entry.1 += bits;
+            for (_, name) in others {
+                if entry.2.len() < 3 && !entry.2.contains(name) {
+                    entry.2.push(Arc::clone(name));
+                }
+            }
+        }
+        let mut fields_found: Vec<_> = by_field.into_iter().collect();
+        fields_found.sort_by_key(|(f, _)| *f);
+        let family = fields_found
+            .iter()
+            .flat_map(|(_, (_, _, with))| with.iter())
+            .find(|other| kin(name, other))
+            .map(|other| other.to_string());
+        for (field, (values, bits, with)) in fields_found {
+            out.push(Evidence::Link {
+                field: fields.name(field).to_owned(),
+                values,
+                with: with.iter().map(|n| n.to_string()).collect(),
+                bits: bits.min(FIELD_CAP),
+            });
+        }
+        if let Some(e) = self.tuples(group, digest) {
+            out.push(e);
+        }
+        if let Some(with) = family {
+            out.push(Evidence::Family {
+                with,
+                bits: FAMILY_BITS,
+            });
+        }
+        if let Some(e) = self.near(group, digest, fields) {
+            out.push(e);
+        }
+        out
+    }
+
+    /// Packets whose values recur together, two fields or more, in one
+    /// packet already named: a pair of values meets again by chance far
+    /// more seldom than one.
+    fn tuples(&self, group: usize, digest: &Digest) -> Option<Evidence> {
+        let mut matched = 0;
+        let mut with: Vec<Arc<str>> = Vec::new();
+        let mut hits: HashMap<u32, usize> = HashMap::new();
+        for record in &digest.records {
+            hits.clear();
+            for pair in record {
+                for &id in self.tuples.get(pair).into_iter().flatten() {
+                    *hits.entry(id).or_default() += 1;
+                }
+            }
+            let best = hits
+                .iter()
+                .filter(|(id, n)| {
+                    **n >= 2
+                        && self
+                            .owners
+                            .get(**id as usize)
+                            .is_some_and(|(g, _)| *g != group)
+                })
+                .max_by_key(|(id, n)| (**n, std::cmp::Reverse(**id)));
+            if let Some((id, _)) = best {
+                matched += 1;
+                if let Some((_, name)) = self.owners.get(*id as usize)
+                    && with.len() < 3
+                    && !with.contains(name)
+                {
+                    with.push(Arc::clone(name));
+                }
+            }
+        }
+        (matched > 0).then(|| Evidence::Tuple {
+            matched,
+            of: digest.records.len(),
+            with: with.iter().map(|n| n.to_string()).collect(),
+            bits: (8.0 * matched as f64).min(24.0),
+        })
+    }
+
+    fn near(&self, group: usize, digest: &Digest, fields: &Fields) -> Option<Evidence> {
+        let mut near = 0;
+        let mut field = None;
+        for p in &digest.places {
+            let Some(list) = self.places.get(&p.session) else {
+                continue;
+            };
+            let from = list.partition_point(|(t, _, _)| t.0 < p.time.0 - WINDOW);
+            let close = list[from..]
+                .iter()
+                .take_while(|(t, _, _)| t.0 <= p.time.0 + WINDOW)
+                .any(|(_, at, g)| *g != group && distance(*at, p.at) <= NEAR);
+            if close {
+                near += 1;
+                field.get_or_insert(p.field);
+            }
+        }
+        (near >= 2).then(|| Evidence::Position {
+            field: fields.name(field.unwrap_or(0)).to_owned(),
+            near,
+            bits: (3.0 * near as f64).min(24.0),
+        })
+    }
+}
+
+/// What a value tied to a packet of the same family adds: the names
+/// share a word that says what the packet is about (`S_SPAWN_DROPITEM`
+/// and `C_TRY_LOOT_DROPITEM`, `S_ABNORMALITY_BEGIN` and
+/// `S_ABNORMALITY_END`).
+const FAMILY_BITS: f64 = 6.0;
+
+/// Words of packet names that say nothing of what a packet is about.
+const PLAIN_WORDS: &[&str] = &[
+    "C", "S", "REQUEST", "RESPONSE", "REPLY", "RQ", "INFO", "LIST", "DATA", "EX", "START", "END",
+    "GET", "SET", "UPDATE", "CHANGE", "SHOW", "USER", "PLAYER", "ME", "MY",
+];
+
+/// Whether two packet names share a word that says what they are about.
+pub(crate) fn kin(a: &str, b: &str) -> bool {
+    let words = |n: &str| -> Vec<String> {
+        n.split('_')
+            .filter(|w| w.len() > 1 && !PLAIN_WORDS.contains(w))
+            .map(str::to_owned)
+            .collect()
+    };
+    let wb = words(b);
+    words(a).iter().any(|w| wb.contains(w))
+}
+
+fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}

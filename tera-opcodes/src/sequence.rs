@@ -1,0 +1,241 @@
+//! Evidence of order: a request answered by its response in the packets
+//! that follow (`C_X` then `S_X`), and the order of a login as a prior.
+
+use std::collections::HashMap;
+
+use crate::samples::Samples;
+
+/// The order of a login, as game clients and servers play it: each name's
+/// first packet comes after the first packet of the names before it.
+pub const LOGIN_ORDER: &[&str] = &[
+    "C_CHECK_VERSION",
+    "S_CHECK_VERSION",
+    "C_LOGIN_ARBITER",
+    "S_LOADING_SCREEN_CONTROL_INFO",
+    "S_REMAIN_PLAY_TIME",
+    "S_LOGIN_ARBITER",
+    "S_LOGIN_ACCOUNT_INFO",
+    "C_GET_USER_LIST",
+    "S_GET_USER_LIST",
+    "C_SELECT_USER",
+    "S_LOGIN",
+    "S_LOAD_TOPO",
+    "C_LOAD_TOPO_FIN",
+    "S_SPAWN_ME",
+];
+
+/// How many packets before or after a request its response may come.
+const RESPONSE_WINDOW: usize = 4;
+
+/// The packets of each session in order, and where each packet is.
+#[derive(Debug)]
+pub(crate) struct Order {
+    sessions: Vec<Vec<usize>>,
+    /// (session, group) -> the place of the group's first packet.
+    first: HashMap<(u32, usize), usize>,
+    /// Each group's packets' share of all packets.
+    share: Vec<f64>,
+    /// Each group's packet count.
+    counts: Vec<usize>,
+    /// Each group's direction.
+    client: Vec<bool>,
+    /// For each group, the groups near its packets: (group, how many of
+    /// its packets have one of theirs within the window), by group.
+    near: Vec<Vec<(usize, usize)>>,
+}
+
+impl Order {
+    fn near_count(&self, group: usize, other: usize) -> usize {
+        let list = &self.near[group];
+        list.binary_search_by_key(&other, |(g, _)| *g)
+            .map_or(0, |k| list[k].1)
+    }
+
+    /// How `other` stands out among the groups of its direction near
+    /// `group`: log2 of how many groups that direction has over how many
+    /// (`other` included) are near as often.
+    fn rank_bits(&self, group: usize, other: usize) -> f64 {
+        let mine = self.near_count(group, other);
+        let side = self.client[other];
+        let rivals = self.near[group]
+            .iter()
+            .filter(|(g, n)| *g != other && self.client[*g] == side && *n >= mine)
+            .count();
+        let total = self.client.iter().filter(|c| **c == side).count();
+        (total as f64 / (rivals + 1) as f64).log2()
+    }
+}
+
+impl Order {
+    pub(crate) fn new(samples: &Samples) -> Order {
+        let mut sessions: Vec<Vec<usize>> = vec![Vec::new(); samples.sessions()];
+        let mut place = vec![0; samples.len()];
+        let mut first = HashMap::new();
+        for (i, p) in samples.packets().iter().enumerate() {
+            let list = &mut sessions[p.session as usize];
+            place[i] = list.len();
+            first.entry((p.session, p.group)).or_insert(list.len());
+            list.push(i);
+        }
+        let total = samples.len().max(1) as f64;
+        let groups = samples.groups();
+        let share = groups.iter().map(|g| g.len() as f64 / total).collect();
+        let counts = groups.iter().map(|g| g.len()).collect();
+        let client = groups
+            .iter()
+            .map(|g| g.direction == tera_sessions::Direction::ClientToServer)
+            .collect();
+        let mut near = Vec::with_capacity(groups.len());
+        let mut seen: Vec<usize> = Vec::new();
+        for g in groups {
+            let mut counts: HashMap<usize, usize> = HashMap::new();
+            for &i in &g.packets {
+                let p = samples.packet(i);
+                let list = &sessions[p.session as usize];
+                let k = place[i];
+                let from = k.saturating_sub(RESPONSE_WINDOW);
+                let to = (k + 1 + RESPONSE_WINDOW).min(list.len());
+                seen.clear();
+                for &j in list.get(from..to).unwrap_or_default() {
+                    let h = samples.packet(j).group;
+                    if j != i && !seen.contains(&h) {
+                        seen.push(h);
+                        *counts.entry(h).or_default() += 1;
+                    }
+                }
+            }
+            let mut list: Vec<(usize, usize)> = counts.into_iter().collect();
+            list.sort_unstable();
+            near.push(list);
+        }
+        Order {
+            sessions,
+            first,
+            share,
+            counts,
+            client,
+            near,
+        }
+    }
+}
+
+/// The part of a name that its request and its response share: the name
+/// without its `C_`/`S_` prefix and without the words that only say which
+/// side it is (`REQUEST`, `RESPONSE`, `REPLY`, `RQ`), `PONG` read as `PING`.
+/// `C_REQUEST_GAMESTAT_PING` and `S_RESPONSE_GAMESTAT_PONG` share
+/// `GAMESTAT_PING`.
+pub(crate) fn pair_key(name: &str) -> Option<String> {
+    let rest = name
+        .strip_prefix("C_")
+        .or_else(|| name.strip_prefix("S_"))?;
+    let words: Vec<&str> = rest
+        .split('_')
+        .filter(|w| !matches!(*w, "REQUEST" | "RESPONSE" | "REPLY" | "RQ"))
+        .map(|w| if w == "PONG" { "PING" } else { w })
+        .collect();
+    (!words.is_empty()).then(|| words.join("_"))
+}
+
+/// How often `group`'s packets have one of `other`'s near them (within
+/// [`RESPONSE_WINDOW`] packets either side, in their session): a request
+/// and its response, whichever comes first. Gives (matched, of, bits).
+///
+/// Packets of one scene sit near each other whatever their names, so a
+/// pair that holds is worth only as much as it stands out: the bits are
+/// the lesser of the odds against `other` landing there by chance (at its
+/// share of all packets) and the rank of `other` among the groups of its
+/// direction near `group` (and of `group` among those near `other`). A
+/// pair that mostly fails counts against.
+pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
+    let matched = order.near_count(group, other);
+    let of = order.counts[group];
+    let by_chance = 1.0 - (1.0 - order.share[other]).powi(2 * RESPONSE_WINDOW as i32);
+    let (p1, p0) = (0.9, by_chance.clamp(1e-6, 0.99));
+    let holds = matched as f64 * (p1 / p0).log2();
+    let fails = (of - matched) as f64 * ((1.0 - p1) / (1.0 - p0)).log2();
+    let chance = holds + fails;
+    let bits = if 2 * matched >= of {
+        chance
+            .min(order.rank_bits(group, other))
+            .min(order.rank_bits(other, group))
+    } else {
+        chance
+    };
+    (matched, of, bits.clamp(-24.0, 24.0))
+}
+
+/// The login-order evidence for `group` being the name at `position` of
+/// [`LOGIN_ORDER`], given the groups of the names already named there
+/// (`anchored[k]` for position k): in each session, its first packet must
+/// come after those of the names before it and before those after. A
+/// placement that holds is worth as much as the bounds single the group
+/// out among the groups of its direction.
+pub(crate) fn login_order(
+    order: &Order,
+    group: usize,
+    position: usize,
+    anchored: &[Option<usize>],
+) -> Option<f64> {
+    let mut bits = 0.0;
+    let mut any = false;
+    for (s, list) in order.sessions.iter().enumerate() {
+        let s = s as u32;
+        let Some(&t) = order.first.get(&(s, group)) else {
+            continue;
+        };
+        let first = |k: usize| {
+            anchored
+                .get(k)
+                .copied()
+                .flatten()
+                .and_then(|g| order.first.get(&(s, g)).copied())
+        };
+        let lower = (0..position).rev().find_map(first);
+        let upper = (position + 1..anchored.len()).find_map(first);
+        if lower.is_none() && upper.is_none() {
+            continue;
+        }
+        any = true;
+        let lo = lower.unwrap_or(0);
+        let hi = upper.unwrap_or(list.len());
+        if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
+            bits -= 8.0;
+        } else {
+            // As much as the bounds single the group out: how many groups
+            // of its direction first appear between them, of how many
+            // appear in the session at all.
+            let side = order.client[group];
+            let (mut inside, mut all) = (0usize, 0usize);
+            for (&(session, g), &first) in &order.first {
+                if session == s && order.client[g] == side {
+                    all += 1;
+                    if first > lo && first < hi {
+                        inside += 1;
+                    }
+                }
+            }
+            bits += (all as f64 / inside.max(1) as f64).log2().clamp(0.0, 8.0);
+        }
+    }
+    any.then(|| bits.clamp(-16.0, 12.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_responses_share_a_key() {
+        assert_eq!(
+            pair_key("C_REQUEST_GAMESTAT_PING"),
+            pair_key("S_RESPONSE_GAMESTAT_PONG")
+        );
+        assert_eq!(
+            pair_key("C_GET_USER_LIST").as_deref(),
+            Some("GET_USER_LIST")
+        );
+        assert_eq!(pair_key("C_CHAT"), pair_key("S_CHAT"));
+        assert_ne!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO"));
+        assert_eq!(pair_key("I_TELEPORT"), None);
+    }
+}

@@ -1,0 +1,239 @@
+//! Per-mod settings, as tera-toolbox's `mod.settings`: loaded when the mod
+//! is installed, saved when changed and when the mod leaves, migrated from
+//! older versions; a file that does not load is reported, kept beside and
+//! the defaults used.
+
+mod common;
+
+use std::path::Path;
+
+use common::{connection, enc, exchange, map, op};
+use serde::{Deserialize, Serialize};
+use tera_data::Packet;
+use tera_data::packets::{c_chat, s_chat, s_private_chat};
+use tera_proxy::harness::{keys, loopback};
+use tera_proxy::{
+    Connection, HookError, MapSource, Mod, ModSettings, ProxyConfig, Settings, SettingsFile, Setup,
+    Verdict,
+};
+
+/// Version 2 of the greeter's settings (version 1 named the greeting
+/// `hello` and had no count).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Greeting {
+    greeting: String,
+    installs: u32,
+}
+
+impl Default for Greeting {
+    fn default() -> Self {
+        Greeting {
+            greeting: "hello".to_owned(),
+            installs: 0,
+        }
+    }
+}
+
+impl ModSettings for Greeting {
+    const VERSION: u32 = 2;
+
+    fn migrate(version: u32, data: serde_json::Value) -> Result<Self, String> {
+        match (version, data.get("hello").and_then(|h| h.as_str())) {
+            (1, Some(hello)) => Ok(Greeting {
+                greeting: hello.to_owned(),
+                installs: 0,
+            }),
+            (1, None) => Err("version 1 without `hello`".to_owned()),
+            _ => Err(format!("unknown version {version}")),
+        }
+    }
+}
+
+/// Appends its greeting to chat lines; `!greet TEXT` changes it; counts
+/// its installs in its settings (a change made outside any call).
+#[derive(Default)]
+struct Greeter {
+    settings: Settings<Greeting>,
+}
+
+impl Mod for Greeter {
+    const NAME: &'static str = "greeter";
+
+    fn settings(&mut self) -> Option<&mut dyn SettingsFile> {
+        Some(&mut self.settings)
+    }
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        self.settings.installs += 1;
+        setup.hook(Self::on::<s_chat::V4>(|me, _, chat| {
+            chat.message = format!("{} {}", chat.message, me.settings.greeting).into();
+            Verdict::Changed
+        }));
+        setup.hook(Self::command("greet", |me, cmd| {
+            me.settings.greeting = cmd.args().join(" ");
+            cmd.reply("ok");
+        }));
+        Ok(())
+    }
+}
+
+fn connection_in(dir: &Path) -> Connection {
+    Connection::new(ProxyConfig {
+        maps: MapSource::compiled_in(),
+        settings_dir: Some(dir.to_owned()),
+        ..ProxyConfig::default()
+    })
+}
+
+fn chat(message: &str) -> Vec<u8> {
+    enc(&s_chat::V4 {
+        message: message.into(),
+        ..Default::default()
+    })
+}
+
+fn chat_text(p: &[u8]) -> String {
+    s_chat::V4::decode(p).unwrap().message.to_string()
+}
+
+/// The file's version and data.
+fn read(path: &Path) -> (u64, Greeting) {
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let data = serde_json::from_value(file["data"].clone()).unwrap();
+    (file["version"].as_u64().unwrap(), data)
+}
+
+#[tokio::test]
+async fn a_settings_file_that_does_not_parse_is_reported_kept_and_the_defaults_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("greeter.json");
+    let bad = "{\"version\": 2, \"data\": {\"greeting\": ";
+    std::fs::write(&path, bad).unwrap();
+    // One bad file kept already: the new one goes beside it, not over it.
+    std::fs::write(dir.path().join("greeter.json.bad"), "older").unwrap();
+
+    let conn = connection_in(dir.path());
+    let handle = conn.handle();
+    conn.add_mod(Greeter::default()).unwrap();
+    let problems = handle.settings_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let problem = &problems[0];
+    assert_eq!((problem.module, &*problem.path), ("greeter", &*path));
+    assert!(problem.reason.contains("not JSON"), "{problem}");
+    let kept = dir.path().join("greeter.json.bad.2");
+    assert_eq!(problem.kept.as_deref(), Some(&*kept));
+    assert!(
+        problem.to_string().contains("greeter.json.bad.2"),
+        "{problem}"
+    );
+
+    let ex = exchange(conn, &[], &[chat("hi")]).await;
+    ex.result.unwrap();
+    assert_eq!(chat_text(&ex.client_got[0]), "hi hello", "the defaults");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), bad, "never lost");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("greeter.json.bad")).unwrap(),
+        "older"
+    );
+    let (version, saved) = read(&path);
+    assert_eq!((version, saved.greeting.as_str()), (2, "hello"));
+}
+
+#[tokio::test]
+async fn settings_of_an_older_version_are_migrated_and_saved_as_the_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("greeter.json");
+    std::fs::write(&path, r#"{"version": 1, "data": {"hello": "hey"}}"#).unwrap();
+    let conn = connection_in(dir.path());
+    let handle = conn.handle();
+    conn.add_mod(Greeter::default()).unwrap();
+    let ex = exchange(conn, &[], &[chat("hi")]).await;
+    ex.result.unwrap();
+    assert_eq!(handle.settings_problems(), []);
+    assert_eq!(chat_text(&ex.client_got[0]), "hi hey");
+    assert_eq!(
+        read(&path),
+        (
+            2,
+            Greeting {
+                greeting: "hey".to_owned(),
+                installs: 1
+            }
+        )
+    );
+
+    // A migration that fails is a file that does not load.
+    std::fs::write(&path, r#"{"version": 1, "data": {"hullo": "hey"}}"#).unwrap();
+    let conn = connection_in(dir.path());
+    let handle = conn.handle();
+    conn.add_mod(Greeter::default()).unwrap();
+    let problems = handle.settings_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]
+            .reason
+            .contains("migration from version 1: version 1 without `hello`"),
+        "{}",
+        problems[0]
+    );
+    assert!(dir.path().join("greeter.json.bad").exists());
+}
+
+#[tokio::test]
+async fn settings_are_saved_when_changed_and_when_the_mod_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("greeter.json");
+    let conn = connection_in(dir.path());
+    let handle = conn.handle();
+    let id = conn.add_mod(Greeter::default()).unwrap();
+    let mut lb = loopback(conn, &keys(60)).await.unwrap();
+    // The install's change waits for a call or the mod's end.
+    lb.server.writer.send(&[&chat("a")]).await.unwrap();
+    assert_eq!(
+        chat_text(&lb.client.reader.recv().await.unwrap().unwrap()),
+        "a hello"
+    );
+    assert_eq!(read(&path).1.installs, 1, "saved after the first call");
+
+    let line = enc(&c_chat::V1 {
+        channel: 0,
+        message: "!greet good day".into(),
+    });
+    lb.client.writer.send(&[&line]).await.unwrap();
+    let reply = lb.client.reader.recv().await.unwrap().unwrap();
+    assert_eq!(map().name(op(&reply)), Some("S_PRIVATE_CHAT"));
+    assert_eq!(s_private_chat::V1::decode(&reply).unwrap().message, "ok");
+    assert_eq!(read(&path).1.greeting, "good day", "saved when changed");
+
+    // A change nobody calls after is saved when the mod leaves.
+    std::fs::remove_file(&path).unwrap();
+    handle.remove_mod(id);
+    lb.server.writer.send(&[&chat("b")]).await.unwrap();
+    assert_eq!(
+        chat_text(&lb.client.reader.recv().await.unwrap().unwrap()),
+        "b",
+        "the mod has left"
+    );
+    assert_eq!(read(&path).1.greeting, "good day", "saved as it left");
+}
+
+#[tokio::test]
+async fn settings_are_saved_at_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("greeter.json");
+    for installs in 1..=2 {
+        let conn = connection_in(dir.path());
+        conn.add_mod(Greeter::default()).unwrap();
+        // No packet reaches the mod: the install's change is saved when
+        // the connection ends.
+        let ex = exchange(conn, &[], &[]).await;
+        ex.result.unwrap();
+        assert_eq!(read(&path).1.installs, installs);
+    }
+    // Without a settings folder nothing is written.
+    let conn = connection();
+    conn.add_mod(Greeter::default()).unwrap();
+    exchange(conn, &[], &[]).await.result.unwrap();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
