@@ -205,8 +205,8 @@ type Holders = Vec<(usize, Arc<str>)>;
 pub(crate) struct Index {
     /// (field, value) -> the anchored groups that hold it, and a name.
     named: HashMap<(u32, u64), Holders>,
-    /// 64-bit values under any name -> groups.
-    wide: HashMap<u64, Vec<usize>>,
+    /// 64-bit values under any name -> the anchored groups that hold it.
+    wide: HashMap<u64, Holders>,
     /// (field, value) -> the anchored packets (numbered) that hold it.
     tuples: HashMap<(u32, u64), Vec<u32>>,
     /// Each numbered anchored packet's group and name.
@@ -240,8 +240,8 @@ impl Index {
                 }
                 if wide {
                     let e = index.wide.entry(v).or_default();
-                    if e.len() < 4 && !e.contains(&group) {
-                        e.push(group);
+                    if e.len() < 4 && !e.iter().any(|(g, _)| *g == group) {
+                        e.push((group, Arc::clone(&name)));
                     }
                 }
             }
@@ -296,14 +296,17 @@ impl Index {
                 kin_values += 1;
                 family.get_or_insert(other);
             }
+            let wide_others: Vec<&(usize, Arc<str>)> = if wide && others.is_empty() {
+                self.wide
+                    .get(&v)
+                    .map(|e| e.iter().filter(|(g, _)| *g != group).collect())
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             let bits = if !others.is_empty() {
                 rarity(v)
-            } else if wide
-                && self
-                    .wide
-                    .get(&v)
-                    .is_some_and(|gs| gs.iter().any(|g| *g != group))
-            {
+            } else if !wide_others.is_empty() {
                 // Half, and at most WIDE_CAP a field: it says the def has a
                 // 64-bit field here, not which.
                 let w = by_field_wide.entry(field).or_default();
@@ -313,6 +316,7 @@ impl Index {
             } else {
                 continue;
             };
+            let others: Vec<&(usize, Arc<str>)> = others.into_iter().chain(wide_others).collect();
             let entry = by_field.entry(field).or_default();
             entry.0 += 1;
             entry.1 += bits;
@@ -459,8 +463,17 @@ fn life_cycle_stem(name: &str) -> String {
         .filter(|w| {
             !matches!(
                 *w,
-                "SPAWN" | "DESPAWN" | "BEGIN" | "END" | "START" | "STOP" | "ADD" | "DEL" | "DELETE"
-                    | "REMOVE" | "TRY"
+                "SPAWN"
+                    | "DESPAWN"
+                    | "BEGIN"
+                    | "END"
+                    | "START"
+                    | "STOP"
+                    | "ADD"
+                    | "DEL"
+                    | "DELETE"
+                    | "REMOVE"
+                    | "TRY"
             )
         })
         .collect::<Vec<_>>()
