@@ -276,7 +276,9 @@ mod table {
     /// (a), (b), (c); dyn/gen (e)/(a), (f)/(c).
     const RATIOS: [(usize, usize); 5] = [(0, 4), (1, 5), (2, 6), (8, 0), (9, 2)];
 
-    fn print_table(packets: &[BenchPacket], all: &[Vec<Run>], js: Option<&Js>) {
+    /// The column heads: the Rust columns, then the JS ones when its
+    /// figures are there.
+    fn heads(js: bool) -> Vec<&'static str> {
         let mut heads = vec![
             "packet",
             "bytes",
@@ -298,7 +300,7 @@ mod table {
             "dyn/gen (e)/(a)",
             "dyn/gen (f)/(c)",
         ];
-        if js.is_some() {
+        if js {
             heads.extend([
                 "JS read",
                 "JS write",
@@ -313,6 +315,36 @@ mod table {
                 "vs JS (f)",
             ]);
         }
+        heads
+    }
+
+    /// The geometric means of the rows and, with JS, the lowest speed-up
+    /// of each vs-JS column.
+    fn print_summary(rows: &[Row], columns: usize, js: bool) {
+        let g = |f: &dyn Fn(&Row) -> Option<f64>| geomean(rows.iter().filter_map(f));
+        let mut cells = vec!["**geometric mean**".to_string(), String::new()];
+        cells.extend(SHOWN.iter().map(|&k| ns(g(&|r| r.0[k]))));
+        cells.extend((0..5).map(|k| ratio(g(&|r| r.1[k]))));
+        if js {
+            cells.extend([String::new(), String::new()]);
+            cells.extend((0..9).map(|k| speedup(g(&|r| r.2[k]))));
+            println!("| {} |", cells.join(" | "));
+            let worst = |k: usize| {
+                rows.iter()
+                    .filter_map(|r| r.2[k])
+                    .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
+            };
+            let mut cells = vec!["**lowest vs JS**".to_string()];
+            cells.extend((1..columns - 9).map(|_| String::new()));
+            cells.extend((0..9).map(|k| speedup(worst(k))));
+            println!("| {} |", cells.join(" | "));
+        } else {
+            println!("| {} |", cells.join(" | "));
+        }
+    }
+
+    fn print_table(packets: &[BenchPacket], all: &[Vec<Run>], js: Option<&Js>) {
+        let heads = heads(js.is_some());
         println!("| {} |", heads.join(" | "));
         println!("|---|{}", "--:|".repeat(heads.len() - 1));
         let mut rows: Vec<Row> = Vec::new();
@@ -358,26 +390,7 @@ mod table {
             println!("| {} |", cells.join(" | "));
             rows.push((med, gen_hand, vs_js));
         }
-        let g = |f: &dyn Fn(&Row) -> Option<f64>| geomean(rows.iter().filter_map(f));
-        let mut cells = vec!["**geometric mean**".to_string(), String::new()];
-        cells.extend(SHOWN.iter().map(|&k| ns(g(&|r| r.0[k]))));
-        cells.extend((0..5).map(|k| ratio(g(&|r| r.1[k]))));
-        if js.is_some() {
-            cells.extend([String::new(), String::new()]);
-            cells.extend((0..9).map(|k| speedup(g(&|r| r.2[k]))));
-            println!("| {} |", cells.join(" | "));
-            let worst = |k: usize| {
-                rows.iter()
-                    .filter_map(|r| r.2[k])
-                    .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
-            };
-            let mut cells = vec!["**lowest vs JS**".to_string()];
-            cells.extend((1..heads.len() - 9).map(|_| String::new()));
-            cells.extend((0..9).map(|k| speedup(worst(k))));
-            println!("| {} |", cells.join(" | "));
-        } else {
-            println!("| {} |", cells.join(" | "));
-        }
+        print_summary(&rows, heads.len(), js.is_some());
         if !noisy.is_empty() {
             println!(
                 "\nThe JS runs of {} spread over more than {NOISY}x (max/min): the machine \

@@ -173,6 +173,18 @@ impl ProtocolErrorKind for DiepErrorKind {
     }
 }
 
+/// Fails unless the cursor is at the end of the message (`TrailingBytes`).
+#[inline]
+pub(crate) fn check_end(r: &tera_packets::Reader<'_>) -> tera_packets::Result<()> {
+    match r.remaining() {
+        0 => Ok(()),
+        n => Err(DiepErrorKind::TrailingBytes {
+            count: u32::try_from(n).unwrap_or(u32::MAX),
+        }
+        .at(r.pos())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

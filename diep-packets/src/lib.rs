@@ -85,6 +85,7 @@ pub use color::Color;
 pub use compressed::{COMPRESSED_ID, Compressed, DEFAULT_INFLATE_CAP, compress_into};
 pub use entid::{EntId, Entity};
 pub use error::DiepErrorKind;
+pub(crate) use error::check_end;
 pub use field_table::{Encoding, FieldDef, FieldTable, GroupDef, MAX_GROUPS, TableError};
 pub use float::{Fixed64, Vf};
 pub use input_flags::InputFlags;
@@ -93,7 +94,6 @@ pub use messages::{
     Accept, Heartbeat, Input, Joystick, Notification, OutdatedClient, PlayerCount, ServerInfo,
     Spawn, TakeTank, TankUpgrade, ToRespawn,
 };
-pub(crate) use side::check_end;
 pub use side::{Clientbound, InputMessage, Serverbound, Side};
 pub use string_nt::StringNt;
 pub use tank::Tank;

@@ -6,7 +6,7 @@
 use tera_packets::{Block, Error, ErrorKind, Reader, Result, Writer};
 
 use crate::compressed::{COMPRESSED_ID, Compressed};
-use crate::error::DiepErrorKind;
+use crate::error::{DiepErrorKind, check_end};
 use crate::field_table::FieldTable;
 use crate::input_flags::InputFlags;
 use crate::messages::{
@@ -48,18 +48,6 @@ impl Side {
             Side::Serverbound => Serverbound::MESSAGES,
             Side::Clientbound => Clientbound::MESSAGES,
         }
-    }
-}
-
-/// Fails unless the cursor is at the end of the message.
-#[inline]
-pub(crate) fn check_end(r: &Reader<'_>) -> Result<()> {
-    match r.remaining() {
-        0 => Ok(()),
-        n => Err(DiepErrorKind::TrailingBytes {
-            count: u32::try_from(n).unwrap_or(u32::MAX),
-        }
-        .at(r.pos())),
     }
 }
 

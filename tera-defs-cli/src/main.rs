@@ -17,7 +17,6 @@ mod jsonl;
 mod output;
 mod packets;
 mod progress;
-mod world_json;
 
 const AFTER_HELP: &str = "\
 Exit codes:

@@ -119,6 +119,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// A well-formed entry line: offsets are relative to the line start.
+#[derive(Clone, Copy)]
 struct ParsedLine<'a> {
     name_at: usize,
     name: &'a str,
@@ -190,10 +191,11 @@ pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
             None
         }
     };
-    let max = header.map_or(u32::MAX, |(kind, _)| kind.max_code());
-    let mut entries: Vec<MapEntry> = Vec::new();
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let mut code_index: HashMap<u32, usize> = HashMap::new();
+    let mut entries = Entries {
+        max: header.map_or(u32::MAX, |(kind, _)| kind.max_code()),
+        kind: header.map_or("this map", |(k, _)| k.prefix()),
+        ..Entries::default()
+    };
     let mut line_start = 0;
     for raw in source.split('\n') {
         let here = line_start;
@@ -213,60 +215,12 @@ pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
                     message,
                 ));
             }
-            Ok(Some(ParsedLine {
-                name_at,
-                name,
-                code_at,
-                code: code_text,
-            })) => {
-                let span = index.span(here + name_at, here + code_at + code_text.len());
-                let name_span = index.span(here + name_at, here + name_at + name.len());
-                let code_span = index.span(here + code_at, here + code_at + code_text.len());
-                let code = match code_text.parse::<u64>() {
-                    Ok(c) if c <= u64::from(max) => u32::try_from(c).unwrap_or(u32::MAX),
-                    _ => {
-                        let kind = header.map_or("this map", |(k, _)| k.prefix());
-                        report.push(report::error(
-                            codes::MAP_CODE_RANGE,
-                            format!("code {code_text} is out of range for a {kind} map"),
-                            code_span,
-                            format!("larger than {max}"),
-                        ));
-                        continue;
-                    }
-                };
-                let entry = MapEntry {
-                    name: name.to_string(),
-                    code,
-                    span,
-                };
-                if let Some(first) = names.get(name).and_then(|&i| entries.get(i)) {
-                    report.push(
-                        report::error(
-                            codes::MAP_DUPLICATE_NAME,
-                            format!("duplicate name `{name}`"),
-                            name_span,
-                            "name used again",
-                        )
-                        .with_labels(vec![secondary(first.span, "first used here")]),
-                    );
-                    continue;
+            Ok(Some(line)) => {
+                if let Err(problem) =
+                    entries.add(&line, |from, to| index.span(here + from, here + to))
+                {
+                    report.push(problem);
                 }
-                if let Some(first) = code_index.get(&code).and_then(|&i| entries.get(i)) {
-                    report.push(
-                        report::error(
-                            codes::MAP_DUPLICATE_CODE,
-                            format!("duplicate code {code} (`{}` and `{name}`)", first.name),
-                            code_span,
-                            "code used again",
-                        )
-                        .with_labels(vec![secondary(first.span, "first used here")]),
-                    );
-                    continue;
-                }
-                names.insert(entry.name.clone(), entries.len());
-                code_index.insert(code, entries.len());
-                entries.push(entry);
             }
         }
     }
@@ -274,9 +228,79 @@ pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
     let map = header.map(|(kind, revision)| MapFile {
         kind,
         revision,
-        entries,
+        entries: entries.entries,
     });
     CheckedMap { map, report }
+}
+
+/// The entries of a map so far, with what a new line is checked against.
+#[derive(Default)]
+struct Entries {
+    entries: Vec<MapEntry>,
+    /// Entry index by name and by code: the first use of each.
+    names: HashMap<String, usize>,
+    codes: HashMap<u32, usize>,
+    /// The largest code of the map's kind, and the kind's name.
+    max: u32,
+    kind: &'static str,
+}
+
+impl Entries {
+    /// Adds a well-formed line, or says why it cannot be an entry: a code
+    /// out of range, a name or a code used before. `span` turns offsets in
+    /// the line into spans of the file.
+    fn add(
+        &mut self,
+        line: &ParsedLine<'_>,
+        span: impl Fn(usize, usize) -> Span,
+    ) -> Result<(), Diagnostic<()>> {
+        let ParsedLine {
+            name_at,
+            name,
+            code_at,
+            code: code_text,
+        } = *line;
+        let whole = span(name_at, code_at + code_text.len());
+        let name_span = span(name_at, name_at + name.len());
+        let code_span = span(code_at, code_at + code_text.len());
+        let code = match code_text.parse::<u64>() {
+            Ok(c) if c <= u64::from(self.max) => u32::try_from(c).unwrap_or(u32::MAX),
+            _ => {
+                return Err(report::error(
+                    codes::MAP_CODE_RANGE,
+                    format!("code {code_text} is out of range for a {} map", self.kind),
+                    code_span,
+                    format!("larger than {}", self.max),
+                ));
+            }
+        };
+        if let Some(first) = self.names.get(name).and_then(|&i| self.entries.get(i)) {
+            return Err(report::error(
+                codes::MAP_DUPLICATE_NAME,
+                format!("duplicate name `{name}`"),
+                name_span,
+                "name used again",
+            )
+            .with_labels(vec![secondary(first.span, "first used here")]));
+        }
+        if let Some(first) = self.codes.get(&code).and_then(|&i| self.entries.get(i)) {
+            return Err(report::error(
+                codes::MAP_DUPLICATE_CODE,
+                format!("duplicate code {code} (`{}` and `{name}`)", first.name),
+                code_span,
+                "code used again",
+            )
+            .with_labels(vec![secondary(first.span, "first used here")]));
+        }
+        self.names.insert(name.to_string(), self.entries.len());
+        self.codes.insert(code, self.entries.len());
+        self.entries.push(MapEntry {
+            name: name.to_string(),
+            code,
+            span: whole,
+        });
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -200,96 +200,117 @@ impl Validator<'_> {
             let Item::Ref(r) = item else { continue };
             let path = r.path.join(".");
             match lookup(block, &r.path) {
-                Lookup::Missing => {
-                    let mut notes = Vec::new();
-                    let candidates: Vec<String> = visible
-                        .iter()
-                        .map(|v| format!("`{}`", v.path.join(".")))
-                        .collect();
-                    if candidates.is_empty() {
-                        notes.push("this block has no string, bytes or array field".to_string());
-                    } else {
-                        notes.push(format!("variable fields here: {}", candidates.join(", ")));
-                    }
-                    self.diagnostics.push(
-                        report::error(
-                            codes::UNKNOWN_REF,
-                            format!("`ref {path}`: no field `{path}` in this block"),
-                            r.path_span,
-                            "unknown field",
-                        )
-                        .with_notes(notes),
-                    );
-                }
-                Lookup::Through(f) => {
-                    let note = if f.ty.is_array() {
-                        format!(
-                            "`{}` is an array: put the ref inside its element, one level deeper",
-                            f.name
-                        )
-                    } else {
-                        format!("`{}` is not an object", f.name)
-                    };
-                    self.diagnostics.push(
-                        report::error(
-                            codes::UNKNOWN_REF,
-                            format!("`ref {path}`: no field `{path}` in this block"),
-                            r.path_span,
-                            "unknown field",
-                        )
-                        .with_labels(vec![secondary(f.name_span, note.clone())])
-                        .with_notes(vec![note]),
-                    );
-                }
-                Lookup::Found(f) => {
-                    if self.unresolved.contains(&f.span.start) {
-                        continue;
-                    }
-                    if !f.ty.is_variable() {
-                        self.diagnostics.push(
-                            report::error(
-                                codes::REF_NOT_VARIABLE,
-                                format!(
-                                    "`ref {path}`: field `{path}` has the fixed-size type `{}`",
-                                    f.ty.def_name()
-                                ),
-                                r.path_span,
-                                "not a string, bytes or array",
-                            )
-                            .with_labels(vec![secondary(f.span, "defined here")]),
-                        );
-                        continue;
-                    }
-                    if let Some(first) = placed.get(&f.span.start) {
-                        self.diagnostics.push(
-                            report::error(
-                                codes::DUPLICATE_REF,
-                                format!("field `{path}` has two refs"),
-                                r.span,
-                                "second ref",
-                            )
-                            .with_labels(vec![secondary(first.span, "first ref")]),
-                        );
-                        continue;
-                    }
-                    placed.insert(f.span.start, r);
-                    if r.span.start > f.span.start {
-                        self.diagnostics.push(
-                            report::error(
-                                codes::REF_AFTER_FIELD,
-                                format!("`ref {path}` comes after field `{path}`"),
-                                r.span,
-                                "ref after its field",
-                            )
-                            .with_labels(vec![secondary(f.span, "field defined here")])
-                            .with_notes(vec![
-                                "a ref line must precede the field it refers to".to_string(),
-                            ]),
-                        );
-                    }
-                }
+                Lookup::Missing => self.unknown_ref(r, &path, &visible),
+                Lookup::Through(f) => self.ref_through(r, &path, f),
+                Lookup::Found(f) => self.ref_to(r, &path, f, &mut placed),
             }
         }
+        self.missing_refs(&visible, &placed);
+    }
+
+    /// `ref PATH` where the level has no such field.
+    fn unknown_ref(&mut self, r: &RefLine, path: &str, visible: &[Visible<'_>]) {
+        let mut notes = Vec::new();
+        let candidates: Vec<String> = visible
+            .iter()
+            .map(|v| format!("`{}`", v.path.join(".")))
+            .collect();
+        if candidates.is_empty() {
+            notes.push("this block has no string, bytes or array field".to_string());
+        } else {
+            notes.push(format!("variable fields here: {}", candidates.join(", ")));
+        }
+        self.diagnostics.push(
+            report::error(
+                codes::UNKNOWN_REF,
+                format!("`ref {path}`: no field `{path}` in this block"),
+                r.path_span,
+                "unknown field",
+            )
+            .with_notes(notes),
+        );
+    }
+
+    /// `ref PATH` whose path goes through an array or a non-object.
+    fn ref_through(&mut self, r: &RefLine, path: &str, f: &Field) {
+        let note = if f.ty.is_array() {
+            format!(
+                "`{}` is an array: put the ref inside its element, one level deeper",
+                f.name
+            )
+        } else {
+            format!("`{}` is not an object", f.name)
+        };
+        self.diagnostics.push(
+            report::error(
+                codes::UNKNOWN_REF,
+                format!("`ref {path}`: no field `{path}` in this block"),
+                r.path_span,
+                "unknown field",
+            )
+            .with_labels(vec![secondary(f.name_span, note.clone())])
+            .with_notes(vec![note]),
+        );
+    }
+
+    /// `ref PATH` to field `f`: it must be variable, placed once, before
+    /// the field.
+    fn ref_to<'b>(
+        &mut self,
+        r: &'b RefLine,
+        path: &str,
+        f: &Field,
+        placed: &mut HashMap<usize, &'b RefLine>,
+    ) {
+        if self.unresolved.contains(&f.span.start) {
+            return;
+        }
+        if !f.ty.is_variable() {
+            self.diagnostics.push(
+                report::error(
+                    codes::REF_NOT_VARIABLE,
+                    format!(
+                        "`ref {path}`: field `{path}` has the fixed-size type `{}`",
+                        f.ty.def_name()
+                    ),
+                    r.path_span,
+                    "not a string, bytes or array",
+                )
+                .with_labels(vec![secondary(f.span, "defined here")]),
+            );
+            return;
+        }
+        if let Some(first) = placed.get(&f.span.start) {
+            self.diagnostics.push(
+                report::error(
+                    codes::DUPLICATE_REF,
+                    format!("field `{path}` has two refs"),
+                    r.span,
+                    "second ref",
+                )
+                .with_labels(vec![secondary(first.span, "first ref")]),
+            );
+            return;
+        }
+        placed.insert(f.span.start, r);
+        if r.span.start > f.span.start {
+            self.diagnostics.push(
+                report::error(
+                    codes::REF_AFTER_FIELD,
+                    format!("`ref {path}` comes after field `{path}`"),
+                    r.span,
+                    "ref after its field",
+                )
+                .with_labels(vec![secondary(f.span, "field defined here")])
+                .with_notes(vec![
+                    "a ref line must precede the field it refers to".to_string(),
+                ]),
+            );
+        }
+    }
+
+    /// Every variable field of the level without a ref.
+    fn missing_refs(&mut self, visible: &[Visible<'_>], placed: &HashMap<usize, &RefLine>) {
         for v in visible {
             if placed.contains_key(&v.field.span.start) {
                 continue;

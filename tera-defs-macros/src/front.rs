@@ -26,42 +26,109 @@ pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<Packet
         Some(path) => quote!(#path),
         None => quote!(::tera_packets),
     };
+    let types = SelfTypes::of(input, &mut errors);
+    let (named, unit) = named_fields(input, &mut errors);
+    let (fields, specs) = field_specs(&named, &sattrs, &mut errors);
 
-    let mut lifetimes = Vec::new();
-    for param in &input.generics.params {
-        match param {
-            GenericParam::Lifetime(l) => lifetimes.push(l.lifetime.clone()),
-            other => errors.push(syn::Error::new(
-                other.span(),
-                "tera derives take at most one lifetime parameter and no type or const parameters",
-            )),
+    let whole = span_of(&input.attrs, input.ident.span());
+    let packet_attrs = packet
+        .then(|| packet_attrs(&sattrs, whole, &mut errors))
+        .flatten();
+    let plan = Plan::new(&specs, whole).map_err(|mistakes| {
+        for m in mistakes {
+            errors.push(syn::Error::new(m.span, m.kind.to_string()));
         }
-    }
-    if lifetimes.len() > 1 {
+    });
+    if packet && plan.as_ref().is_ok_and(|p| p.parts() > 1) {
         errors.push(syn::Error::new(
-            input.generics.span(),
-            "tera derives take at most one lifetime parameter (the packet's buffer)",
+            whole,
+            "a packet cannot be split in parts; only objects can",
         ));
     }
-    let ident = input.ident.clone();
-    let (lt, self_ty, owned_ty, at_ty) = match lifetimes.first() {
-        Some(lt) => (
-            lt.clone(),
-            quote!(#ident<#lt>),
-            quote!(#ident<'static>),
-            quote!(#ident<'__tera_buf>),
-        ),
-        None => (
-            Lifetime::new("'__tera", Span::call_site()),
-            quote!(#ident),
-            quote!(#ident),
-            quote!(#ident),
-        ),
+    errors.finish()?;
+    let Ok(plan) = plan else {
+        return Err(syn::Error::new(whole, "the struct could not be planned"));
     };
+    let SelfTypes {
+        lt,
+        self_ty,
+        owned_ty,
+        at_ty,
+    } = types;
+    let ctx = Ctx {
+        krate,
+        impl_generics: quote!(<#lt>),
+        lt,
+        self_ty,
+        owned_ty,
+        at_ty,
+        ident: input.ident.clone(),
+        fields,
+        plan,
+        unit,
+        inline: if sattrs.inline {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        },
+    };
+    Ok((ctx, packet_attrs))
+}
 
-    let (named, unit) = match &input.data {
+/// The struct's lifetime (its own, or one made up when it borrows nothing)
+/// and its type spelled with it, with `'static`, and with the lifetime of
+/// `Wire::read_at`'s buffer.
+struct SelfTypes {
+    lt: Lifetime,
+    self_ty: proc_macro2::TokenStream,
+    owned_ty: proc_macro2::TokenStream,
+    at_ty: proc_macro2::TokenStream,
+}
+
+impl SelfTypes {
+    /// Reads the generics: at most one lifetime, nothing else.
+    fn of(input: &DeriveInput, errors: &mut Errors) -> Self {
+        let mut lifetimes = Vec::new();
+        for param in &input.generics.params {
+            match param {
+                GenericParam::Lifetime(l) => lifetimes.push(l.lifetime.clone()),
+                other => errors.push(syn::Error::new(
+                    other.span(),
+                    "tera derives take at most one lifetime parameter and no type or const \
+                     parameters",
+                )),
+            }
+        }
+        if lifetimes.len() > 1 {
+            errors.push(syn::Error::new(
+                input.generics.span(),
+                "tera derives take at most one lifetime parameter (the packet's buffer)",
+            ));
+        }
+        let ident = &input.ident;
+        match lifetimes.first() {
+            Some(lt) => SelfTypes {
+                lt: lt.clone(),
+                self_ty: quote!(#ident<#lt>),
+                owned_ty: quote!(#ident<'static>),
+                at_ty: quote!(#ident<'__tera_buf>),
+            },
+            None => SelfTypes {
+                lt: Lifetime::new("'__tera", Span::call_site()),
+                self_ty: quote!(#ident),
+                owned_ty: quote!(#ident),
+                at_ty: quote!(#ident),
+            },
+        }
+    }
+}
+
+/// The named fields of the struct, and whether it is a unit struct; a
+/// mistake for anything else.
+fn named_fields<'i>(input: &'i DeriveInput, errors: &mut Errors) -> (Vec<&'i syn::Field>, bool) {
+    match &input.data {
         Data::Struct(s) => match &s.fields {
-            Fields::Named(n) => (n.named.iter().collect::<Vec<_>>(), false),
+            Fields::Named(n) => (n.named.iter().collect(), false),
             Fields::Unit => (Vec::new(), true),
             Fields::Unnamed(u) => {
                 errors.push(syn::Error::new(
@@ -85,35 +152,42 @@ pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<Packet
             ));
             (Vec::new(), true)
         }
-    };
+    }
+}
 
+/// Each field, and what its attributes tell the planner.
+fn field_specs(
+    named: &[&syn::Field],
+    sattrs: &StructAttrs,
+    errors: &mut Errors,
+) -> (Vec<Field>, Vec<FieldSpec<Span>>) {
     let mut fields = Vec::new();
     let mut specs = Vec::new();
+    let named_list = |list: &[syn::Ident]| -> Vec<Named<Span>> {
+        list.iter()
+            .map(|i| Named {
+                name: plain(i),
+                span: i.span(),
+            })
+            .collect()
+    };
     for f in named {
         let Some(ident) = f.ident.clone() else {
             continue;
         };
-        let attrs = field_attrs(&f.attrs, &mut errors);
+        let attrs = field_attrs(&f.attrs, errors);
         let wire_name = match &attrs.rename {
             Some(rename) => rename.value(),
             None if sattrs.camel_case => camel_case_of_field(&plain(&ident)),
             None => plain(&ident),
-        };
-        let named = |list: &[syn::Ident]| -> Vec<Named<Span>> {
-            list.iter()
-                .map(|i| Named {
-                    name: plain(i),
-                    span: i.span(),
-                })
-                .collect()
         };
         specs.push(FieldSpec {
             ident: plain(&ident),
             wire_name: wire_name.clone(),
             encoding: encoding_of(&f.ty),
             interleaved: attrs.interleaved,
-            refs_before: named(&attrs.refs_before),
-            parts_after: named(&attrs.parts_after),
+            refs_before: named_list(&attrs.refs_before),
+            parts_after: named_list(&attrs.parts_after),
             again_after: attrs.again_after.as_ref().map(|i| Named {
                 name: plain(i),
                 span: i.span(),
@@ -127,44 +201,7 @@ pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<Packet
             wire_name,
         });
     }
-
-    let whole = span_of(&input.attrs, input.ident.span());
-    let packet_attrs = packet
-        .then(|| packet_attrs(&sattrs, whole, &mut errors))
-        .flatten();
-    let plan = Plan::new(&specs, whole).map_err(|mistakes| {
-        for m in mistakes {
-            errors.push(syn::Error::new(m.span, m.kind.to_string()));
-        }
-    });
-    if packet && plan.as_ref().is_ok_and(|p| p.parts() > 1) {
-        errors.push(syn::Error::new(
-            whole,
-            "a packet cannot be split in parts; only objects can",
-        ));
-    }
-    errors.finish()?;
-    let Ok(plan) = plan else {
-        return Err(syn::Error::new(whole, "the struct could not be planned"));
-    };
-    let ctx = Ctx {
-        krate,
-        impl_generics: quote!(<#lt>),
-        lt,
-        self_ty,
-        owned_ty,
-        at_ty,
-        ident,
-        fields,
-        plan,
-        unit,
-        inline: if sattrs.inline {
-            quote!(#[inline(always)])
-        } else {
-            quote!(#[inline])
-        },
-    };
-    Ok((ctx, packet_attrs))
+    (fields, specs)
 }
 
 /// A packet's `name` and `version`, each missing one a mistake.

@@ -55,6 +55,14 @@ pub enum ErrorKind {
     Protocol(ProtocolError),
 }
 
+// Here rather than beside `ProtocolError`: this module uses that one, so the
+// conversion into `ErrorKind` lives with `ErrorKind` (no import circle).
+impl<K: ProtocolErrorKind> From<K> for ErrorKind {
+    fn from(kind: K) -> Self {
+        ErrorKind::Protocol(ProtocolError::new(kind))
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

@@ -142,9 +142,3 @@ impl fmt::Debug for ProtocolError {
         (self.vtable.debug)(self.words, f)
     }
 }
-
-impl<K: ProtocolErrorKind> From<K> for crate::ErrorKind {
-    fn from(kind: K) -> Self {
-        crate::ErrorKind::Protocol(ProtocolError::new(kind))
-    }
-}

@@ -438,14 +438,8 @@ pub mod __private {
         f32 = 4,
         f64 = 8
     );
-    fixed_le!(
-        crate::Vec3 = 12,
-        crate::Vec3fa = 12,
-        crate::Angle = 2,
-        crate::SkillId = 8,
-        crate::SkillId32 = 4,
-        crate::Customize = 8
-    );
+    // The value types implement `Fixed` where they are defined
+    // (`values::value_wire!`).
 
     impl Fixed for bool {
         const SIZE: usize = 1;

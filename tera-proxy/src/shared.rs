@@ -205,7 +205,7 @@ impl Shared {
             check_hook(meta, &setting)?;
         }
         let id = self.ids.module();
-        let slot = ModSlot::new(M::NAME, module, M::settings).with_fns(setup.fns);
+        let slot = ModSlot::new(M::NAME, module, Some(M::settings)).with_fns(setup.fns);
         let new = NewMod {
             id,
             name: M::NAME,

@@ -17,12 +17,14 @@ pub(crate) struct ModSlot<M> {
     pub(crate) state: M,
     pub(crate) fns: Fns<M>,
     name: &'static str,
-    settings: SettingsOf<M>,
+    /// `None`: no settings (the connection's own hooks, the built-in
+    /// command mod), nothing to look at after each call.
+    settings: Option<SettingsOf<M>>,
     closed: bool,
 }
 
 impl<M> ModSlot<M> {
-    pub(crate) fn new(name: &'static str, state: M, settings: SettingsOf<M>) -> ModSlot<M> {
+    pub(crate) fn new(name: &'static str, state: M, settings: Option<SettingsOf<M>>) -> ModSlot<M> {
         ModSlot {
             state,
             fns: Fns::default(),
@@ -41,10 +43,40 @@ impl<M> ModSlot<M> {
         self.fns.insert(f)
     }
 
+    /// The mod's settings, if it has any.
+    fn settings(&mut self) -> Option<&mut dyn SettingsFile> {
+        self.settings.and_then(|of| of(&mut self.state))
+    }
+
+    /// Calls function `key` with the mod's value (see [`Slot::call`]).
+    #[inline]
+    pub(crate) fn call_fn(
+        &mut self,
+        key: Key,
+        cx: CallCx<'_>,
+        input: Input<'_>,
+    ) -> Option<Outcome> {
+        let Some(mut f) = self.fns.take(key) else {
+            return Some((Verdict::Pass, None));
+        };
+        let reports = cx.scene.reports;
+        let mut event = Event {
+            cx,
+            fns: &mut self.fns,
+        };
+        let outcome = f(&mut self.state, &mut event, input);
+        self.fns.put_back(key, f);
+        if self.settings.is_some() {
+            self.save_changed(reports);
+        }
+        outcome
+    }
+
     /// Saves the settings if a call changed them.
     fn save_changed(&mut self, reports: &Reports) {
-        if let Some(settings) = (self.settings)(&mut self.state)
-            && let Err(problem) = settings.save_changes(self.name)
+        let name = self.name;
+        if let Some(settings) = self.settings()
+            && let Err(problem) = settings.save_changes(name)
         {
             reports.settings(problem);
         }
@@ -66,18 +98,7 @@ pub(crate) trait Slot: Send {
 
 impl<M: Send> Slot for ModSlot<M> {
     fn call(&mut self, key: Key, cx: CallCx<'_>, input: Input<'_>) -> Option<Outcome> {
-        let Some(mut f) = self.fns.take(key) else {
-            return Some((Verdict::Pass, None));
-        };
-        let reports = cx.scene.reports;
-        let mut event = Event {
-            cx,
-            fns: &mut self.fns,
-        };
-        let outcome = f(&mut self.state, &mut event, input);
-        self.fns.put_back(key, f);
-        self.save_changed(reports);
-        outcome
+        self.call_fn(key, cx, input)
     }
 
     fn remove(&mut self, key: Key) {
@@ -89,8 +110,9 @@ impl<M: Send> Slot for ModSlot<M> {
             return;
         }
         self.closed = true;
-        if let Some(settings) = (self.settings)(&mut self.state)
-            && let Err(problem) = settings.save(self.name)
+        let name = self.name;
+        if let Some(settings) = self.settings()
+            && let Err(problem) = settings.save(name)
         {
             reports.settings(problem);
         }
@@ -104,17 +126,13 @@ impl<M> Drop for ModSlot<M> {
         if self.closed {
             return;
         }
-        if let Some(settings) = (self.settings)(&mut self.state)
-            && let Err(problem) = settings.save(self.name)
+        let name = self.name;
+        if let Some(settings) = self.settings()
+            && let Err(problem) = settings.save(name)
         {
             tracing::warn!(%problem, "cannot save a mod's settings");
         }
     }
-}
-
-/// No settings (the connection's own hooks, the built-in command mod).
-pub(crate) fn no_settings<M>(_: &mut M) -> Option<&mut dyn SettingsFile> {
-    None
 }
 
 /// An installed mod's slot, and who it is.
@@ -134,8 +152,8 @@ pub(crate) struct Slots {
 impl Default for Slots {
     fn default() -> Self {
         Slots {
-            loose: ModSlot::new("", (), no_settings),
-            commands: ModSlot::new(COMMANDS_MOD, Commands::default(), no_settings),
+            loose: ModSlot::new("", (), None),
+            commands: ModSlot::new(COMMANDS_MOD, Commands::default(), None),
             mods: Vec::new(),
         }
     }
@@ -155,7 +173,8 @@ impl Slots {
         }
     }
 
-    /// Calls function `key` of `owner` (see [`Slot::call`]).
+    /// Calls function `key` of `owner` (see [`Slot::call`]); the
+    /// connection's own hooks and the built-in mod's without a dynamic call.
     pub(crate) fn call(
         &mut self,
         owner: Owner,
@@ -163,9 +182,13 @@ impl Slots {
         cx: CallCx<'_>,
         input: Input<'_>,
     ) -> Option<Outcome> {
-        match self.installed(owner) {
-            Some(slot) => slot.call(key, cx, input),
-            None => Some((Verdict::Pass, None)),
+        match owner {
+            Owner::Loose => self.loose.call_fn(key, cx, input),
+            Owner::Commands => self.commands.call_fn(key, cx, input),
+            Owner::Mod { .. } => match self.installed(owner) {
+                Some(slot) => slot.call(key, cx, input),
+                None => Some((Verdict::Pass, None)),
+            },
         }
     }
 

@@ -60,6 +60,32 @@ async fn skill_resets_shows_a_reset_and_blocks_the_game_message() {
 }
 
 #[tokio::test]
+async fn skill_resets_lets_the_game_message_through_when_its_settings_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("skill-resets.json"),
+        r#"{"version": 1, "data": {"show_system_message": true}}"#,
+    )
+    .unwrap();
+    let conn = tera_proxy::Connection::new(tera_proxy::ProxyConfig {
+        maps: tera_proxy::MapSource::compiled_in(),
+        settings_dir: Some(dir.path().to_owned()),
+        ..tera_proxy::ProxyConfig::default()
+    });
+    conn.add_mod(skill_resets::SkillResets::default()).unwrap();
+    let reset = enc(&s_crest_message::V2 {
+        unk: 0,
+        r#type: 6,
+        skill: 120_100,
+    });
+    let ex = exchange(conn, &[], std::slice::from_ref(&reset)).await;
+    ex.result.unwrap();
+    assert_eq!(ex.client_got.len(), 2, "the notice and the game's message");
+    assert!(is::<s_dungeon_event_message::V2>(&ex.client_got[0]));
+    assert_eq!(ex.client_got[1], reset);
+}
+
+#[tokio::test]
 async fn afk_answers_whispers_while_on_and_its_command_stays_in_the_proxy() {
     let conn = connection();
     conn.add_mod(afk::Afk::default()).unwrap();

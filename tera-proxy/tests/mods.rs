@@ -557,3 +557,55 @@ async fn every_kind_of_hook_of_a_mod_gets_the_mods_state() {
         "the other mod's subscriber, with its own state"
     );
 }
+
+/// Panics on `!break`; marks chat lines until then.
+struct Breaker;
+
+impl Mod for Breaker {
+    const NAME: &'static str = "breaker";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::command("break", |_, _| panic!("the command breaks")));
+        setup.hook(Self::on::<s_chat::V4>(|_, _, chat| {
+            chat.message = format!("{} (b)", chat.message).into();
+            Verdict::Changed
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_command_is_a_panicking_hook_of_its_mod() {
+    let conn = connection();
+    let handle = conn.handle();
+    conn.add_mod(Breaker).unwrap();
+    conn.add_mod(Counter::default()).unwrap();
+    let mut lb = loopback(conn, &keys(71)).await.unwrap();
+    lb.server.writer.send(&[&chat("a")]).await.unwrap();
+    let got = lb.client.reader.recv().await.unwrap().unwrap();
+    assert_eq!(chat_text(&got), "a (b) #1");
+    lb.client
+        .writer
+        .send(&[&say(0, "!break"), &say(0, "after")])
+        .await
+        .unwrap();
+    let got = lb.server.reader.recv().await.unwrap().unwrap();
+    assert_eq!(
+        c_chat::V1::decode(&got).unwrap().message,
+        "after",
+        "the command line stays in the proxy"
+    );
+    lb.server.writer.send(&[&chat("b")]).await.unwrap();
+    let got = lb.client.reader.recv().await.unwrap().unwrap();
+    assert_eq!(
+        chat_text(&got),
+        "b #2",
+        "the breaker is gone, the counter goes on"
+    );
+    let faults = handle.faults();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0].module.as_deref(), Some("breaker"));
+    assert_eq!(faults[0].target, "command break");
+    assert_eq!(faults[0].packet, "C_CHAT");
+    assert!(faults[0].message.contains("the command breaks"));
+}

@@ -15,26 +15,33 @@
 //! server's `01 00 00 00` and the four keys, on any port), decrypted with
 //! whichever key generation the client uses:
 //!
-//! ```no_run
-//! use tera_sessions::capture::{Capture, CaptureError};
-//! use tera_sessions::Event;
+//! ```
+//! use tera_sessions::capture::Capture;
+//! use tera_sessions::{Direction, Event, KeyGeneration};
 //!
-//! fn summary(path: &str) -> Result<(), CaptureError> {
-//!     let mut capture = Capture::open(path)?;
-//!     for event in &mut capture {
-//!         match event? {
-//!             Event::Start(s) => println!("session {:?}: {:?} -> {:?}, keys {:?}",
-//!                 s.session, s.client, s.server, s.keys),
-//!             Event::Packet(p) => println!("{:?} {} opcode {} ({} bytes)",
-//!                 p.session, p.direction.arrow(), p.opcode(), p.bytes.len()),
-//!             Event::Gap(g) => println!("{:?} {} lost {} bytes at {}",
-//!                 g.session, g.direction.arrow(), g.len, g.offset),
-//!             Event::End(e) => println!("{:?} ended: {:?}", e.session, e.reason),
+//! // A capture tcpdump made of a scripted client and server (the crate's
+//! // test fixture); `Capture::open(path)` reads a file.
+//! let file: &[u8] = include_bytes!("../tests/fixtures/current-lo.pcap");
+//! let mut capture = Capture::new(file)?;
+//! let mut packets = [0, 0];
+//! for event in &mut capture {
+//!     match event? {
+//!         Event::Start(s) => {
+//!             assert_eq!(s.keys, Some(KeyGeneration::Current));
+//!             println!("{:?}: {:?} -> {:?}", s.session, s.client, s.server);
 //!         }
+//!         Event::Packet(p) => {
+//!             // The whole decrypted packet: length, opcode, body.
+//!             assert_eq!(p.bytes.len(), usize::from(u16::from_le_bytes([p.bytes[0], p.bytes[1]])));
+//!             packets[usize::from(p.direction == Direction::ServerToClient)] += 1;
+//!         }
+//!         Event::Gap(g) => println!("{} lost {} bytes at {}", g.direction, g.len, g.offset),
+//!         Event::End(e) => println!("{:?} ended: {:?}", e.session, e.reason),
 //!     }
-//!     eprintln!("{:?}", capture.stats());
-//!     Ok(())
 //! }
+//! assert_eq!(packets, [66, 55]);
+//! assert_eq!(capture.stats().sessions, 1);
+//! # Ok::<(), tera_sessions::capture::CaptureError>(())
 //! ```
 //!
 //! [`capture::Tracker`] is the same without the file: TCP segments in, from

@@ -78,3 +78,38 @@ fn not_a_capture() {
     assert!(matches!(err, CaptureError::NotACapture(_)), "{err}");
     assert!(err.to_string().contains("not a pcap or pcapng file"));
 }
+
+/// The same file with every header field byte-swapped: a pcap written on a
+/// big-endian machine.
+fn big_endian(file: &[u8]) -> Vec<u8> {
+    let swap32 = |b: &[u8]| [b[3], b[2], b[1], b[0]];
+    let mut out = Vec::with_capacity(file.len());
+    out.extend_from_slice(&swap32(&file[0..4]));
+    out.extend_from_slice(&[file[5], file[4], file[7], file[6]]);
+    for field in file[8..24].chunks(4) {
+        out.extend_from_slice(&swap32(field));
+    }
+    let mut rest = &file[24..];
+    while rest.len() >= 16 {
+        let len = u32::from_le_bytes(rest[8..12].try_into().unwrap()) as usize;
+        for field in rest[..16].chunks(4) {
+            out.extend_from_slice(&swap32(field));
+        }
+        out.extend_from_slice(&rest[16..16 + len]);
+        rest = &rest[16 + len..];
+    }
+    out
+}
+
+#[test]
+fn a_big_endian_pcap() {
+    let (file, s) = capture(LinkKind::RawIp, false, KeyGeneration::Current);
+    let events: Vec<Event> = Capture::new(Cursor::new(big_endian(&file)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+        assert_eq!(packets_of(&events, dir), s.sent(dir), "{dir}");
+    }
+    assert_eq!(events[0].time().0, 1_700_000_000_123_456_789);
+}

@@ -12,12 +12,14 @@
 //! which a reordering of the segments around it would fake. The loss
 //! property runs both with acknowledgements (losses found as soon as later
 //! bytes arrive) and without (found when the connection ends). The tracker
-//! is given the script's opcodes, as a user gives a protocol map's.
+//! is given the script's opcodes, as a user gives a protocol map's; a third
+//! property runs the loss without them, on sessions that use a few dozen
+//! opcodes over and over, as real ones do.
 
 mod support;
 
 use proptest::prelude::*;
-use support::{Ends, Owned, Rng, packets_of, script, segments};
+use support::{Ends, Owned, Rng, Script, packets_of, script, script_of, segments};
 use tera_net::{Direction, KeyGeneration};
 use tera_sessions::capture::{Limits, OpcodeSet, Tracker};
 use tera_sessions::{Event, Gap};
@@ -30,8 +32,8 @@ fn generation(old: bool) -> KeyGeneration {
     }
 }
 
-fn run(segs: &[Owned], known: OpcodeSet) -> Vec<Event> {
-    let mut tracker = Tracker::new(Limits::default(), Some(known));
+fn run(segs: &[Owned], known: Option<OpcodeSet>) -> Vec<Event> {
+    let mut tracker = Tracker::new(Limits::default(), known);
     let mut events = Vec::new();
     for s in segs {
         tracker.push(&s.segment());
@@ -46,7 +48,7 @@ fn run(segs: &[Owned], known: OpcodeSet) -> Vec<Event> {
     events
 }
 
-fn opcodes(s: &support::Script) -> OpcodeSet {
+fn opcodes(s: &Script) -> OpcodeSet {
     s.packets
         .iter()
         .map(|(_, p)| u16::from_le_bytes([p[2], p[3]]))
@@ -113,7 +115,7 @@ proptest! {
             data.swap(i, rng.below(i as u64 + 1) as usize);
         }
         let all: Vec<Owned> = syns.iter().chain(&data).chain(fins).cloned().collect();
-        let events = run(&all, opcodes(&s));
+        let events = run(&all, Some(opcodes(&s)));
         for dir in [Direction::ClientToServer, Direction::ServerToClient] {
             prop_assert_eq!(packets_of(&events, dir), s.sent(dir));
         }
@@ -130,30 +132,85 @@ proptest! {
         isn in any::<(u32, u32)>(),
     ) {
         let s = script(seed, generation(old), 30);
-        let ends = Ends::new(2, isn.0, isn.1);
-        let mut segs = segments(&s, ends, mss, acks, 0);
-        // A data segment after the handshake (the first seven segments are
-        // the TCP and TERA handshakes; the last two the FINs), not the
-        // client's first packet, without which no key generation is chosen.
-        let first_client = (7..segs.len()).find(|&i| segs[i].dir == Direction::ClientToServer).unwrap();
-        let candidates: Vec<usize> = (first_client + 1..segs.len() - 2).filter(|&i| !segs[i].payload.is_empty()).collect();
-        let lost = segs.remove(candidates[lose as usize % candidates.len()]);
-        let (from, to) = range(&lost, ends);
-        let events = run(&segs, opcodes(&s));
+        let known = Some(opcodes(&s));
+        lost_segment(&s, known, lose, mss, acks, isn)?;
+    }
+}
 
-        let gaps: Vec<&Gap> = events.iter().filter_map(|e| match e { Event::Gap(g) => Some(g), _ => None }).collect();
-        prop_assert_eq!(gaps.len(), 1, "{:?}", gaps);
-        prop_assert_eq!(gaps[0].direction, lost.dir);
-        prop_assert_eq!((gaps[0].offset, gaps[0].len), (from, to - from));
+/// Without a map, the search for the next packet after a lost header can
+/// take a start inside a packet's body whose lengths happen to chain (see
+/// `decrypt/resync.rs`): on 100 fixed cases (sessions of 40 opcodes used
+/// over and over, one segment lost), at most 2 may go wrong that way. None
+/// of 1000 did when this was written (and none of 400 with a new opcode in
+/// every packet), against 1 to 3 in 100 before the search held chains to
+/// the opcodes already used.
+#[test]
+fn without_a_map_a_lost_segment_is_one_gap_and_every_other_packet_intact_nearly_always() {
+    let mut rng = Rng(0x10_57);
+    let mut failed = Vec::new();
+    for case in 0..100 {
+        let s = script_of(rng.next(), KeyGeneration::Current, 60, 20000, 40);
+        let mss = 200 + rng.below(1300) as usize;
+        let (lose, acks) = (rng.next(), rng.below(2) == 0);
+        let isn = (rng.next() as u32, rng.next() as u32);
+        if let Err(e) = lost_segment(&s, None, lose, mss, acks, isn) {
+            failed.push((case, e));
+        }
+    }
+    println!(
+        "without a map: {}/100 lost segments gave one gap and every other packet",
+        100 - failed.len()
+    );
+    assert!(failed.len() <= 2, "{failed:?}");
+}
 
-        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
-            let mut at = 0u64;
-            let untouched: Vec<Vec<u8>> = s.sent(dir).into_iter().filter(|p| {
+/// Drops the data segment `lose` picks and checks the gap and packets.
+fn lost_segment(
+    s: &Script,
+    known: Option<OpcodeSet>,
+    lose: u64,
+    mss: usize,
+    acks: bool,
+    isn: (u32, u32),
+) -> Result<(), TestCaseError> {
+    let ends = Ends::new(2, isn.0, isn.1);
+    let mut segs = segments(s, ends, mss, acks, 0);
+    // A data segment after the handshake (the first seven segments are
+    // the TCP and TERA handshakes; the last two the FINs), not the
+    // client's first packet, without which no key generation is chosen.
+    let first_client = (7..segs.len())
+        .find(|&i| segs[i].dir == Direction::ClientToServer)
+        .unwrap();
+    let candidates: Vec<usize> = (first_client + 1..segs.len() - 2)
+        .filter(|&i| !segs[i].payload.is_empty())
+        .collect();
+    let lost = segs.remove(candidates[lose as usize % candidates.len()]);
+    let (from, to) = range(&lost, ends);
+    let events = run(&segs, known);
+
+    let gaps: Vec<&Gap> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Gap(g) => Some(g),
+            _ => None,
+        })
+        .collect();
+    prop_assert_eq!(gaps.len(), 1, "{:?}", gaps);
+    prop_assert_eq!(gaps[0].direction, lost.dir);
+    prop_assert_eq!((gaps[0].offset, gaps[0].len), (from, to - from));
+
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+        let mut at = 0u64;
+        let untouched: Vec<Vec<u8>> = s
+            .sent(dir)
+            .into_iter()
+            .filter(|p| {
                 let (start, end) = (at, at + p.len() as u64);
                 at = end;
                 dir != lost.dir || end <= from || start >= to
-            }).collect();
-            prop_assert_eq!(packets_of(&events, dir), untouched, "{}", dir);
-        }
+            })
+            .collect();
+        prop_assert_eq!(packets_of(&events, dir), untouched, "{}", dir);
     }
+    Ok(())
 }

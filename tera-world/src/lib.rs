@@ -20,10 +20,14 @@
 //! assert_eq!(back.find_path(0, 2).unwrap().nodes, vec![0, 1, 2]);
 //! ```
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod apd;
 mod brotli_io;
 mod error;
+#[cfg(feature = "json")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
+pub mod json;
 mod path;
 mod zgd;
 

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use tera_world::{Apd, CELLS, SQUARES, Zgd, ZoneId};
 
 use crate::fail::{Fail, Outcome};
-use crate::{input, output, progress, world_json};
+use crate::{input, output, progress};
 
 /// Arguments of `world`.
 #[derive(Debug, Args)]
@@ -240,9 +240,18 @@ fn export(args: &ExportArgs) -> Outcome {
         if !args.json {
             return Ok(out.write_all(&loaded.decompressed)?);
         }
+        let output = args.output.as_deref();
         match &loaded.world {
-            World::Zgd(zgd) => world_json::zgd(zgd, out, args.output.as_deref())?,
-            World::Apd(apd) => world_json::apd(apd, out, args.output.as_deref())?,
+            World::Zgd(zgd) => {
+                let bar = progress::bar((SQUARES * SQUARES) as u64, "squares", output);
+                tera_world::json::write_zgd(zgd, out, |done| bar.set_position(done))?;
+                bar.finish_and_clear();
+            }
+            World::Apd(apd) => {
+                let bar = progress::bar(apd.nodes().len() as u64, "nodes", output);
+                tera_world::json::write_apd(apd, out, |done| bar.set_position(done))?;
+                bar.finish_and_clear();
+            }
         }
         Ok(())
     })?;

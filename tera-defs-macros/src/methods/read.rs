@@ -76,54 +76,7 @@ fn read_step(
     let var = ctx.value_var(i);
     match step {
         Step::Ref(i) => ctx.read_ref(i),
-        Step::Field(i) => {
-            let t = ctx.ty(i);
-            let meta = if validated || ctx.plan.meta_of(i) == tera_wire_plan::Meta::Slot {
-                // `read` asserts that the field has no metadata: once is enough.
-                ctx.meta_at(i, quote!(r.pos()))
-            } else {
-                let msg = format!(
-                    "field `{name}` has metadata but no `{}` places it",
-                    crate::attrs::names::REFS_BEFORE
-                );
-                quote!({
-                    const { assert!(#t::META_WORDS == 0, #msg) };
-                    r.pos()
-                })
-            };
-            let loose = match ctx.plan.cursor_reads_after(segments, k) {
-                CursorReadsAfter::IfAnyOf(after)
-                    if mode == ReadMode::Loose && !ctx.plan.field(i).interleaved =>
-                {
-                    let terms = after.iter().map(|&j| {
-                        let t = ctx.ty(j);
-                        quote!(#t::READS_AT_CURSOR)
-                    });
-                    Some(quote!(false #(|| #terms)*))
-                }
-                _ => None,
-            };
-            let value = if let Some(after) = loose {
-                quote! {
-                    if #after {
-                        #t::read_validated(r, #meta)?
-                    } else {
-                        #t::read_validated_loose(r, #meta)?
-                    }
-                }
-            } else if validated {
-                quote!(#t::read_validated(r, #meta)?)
-            } else {
-                quote!(#krate::__private::named(#t::read(r, #meta), #name)?)
-            };
-            if into == ReadInto::SelfFields {
-                quote!(self.#ident = #value;)
-            } else if ctx.plan.field(i).again_after.is_some() {
-                quote!(let mut #var = #value;)
-            } else {
-                quote!(let #var = #value;)
-            }
-        }
+        Step::Field(i) => read_field(ctx, segments, k, i, into, mode),
         Step::Repeat(i) => {
             let t = ctx.ty(i);
             let value = if validated {
@@ -160,6 +113,71 @@ fn read_step(
                 #read
             }
         }
+    }
+}
+
+/// Reads field `i` at the cursor (step `k` of `segments`): through its
+/// metadata slot, checked or validated, loosely where nothing after it
+/// reads at the cursor.
+fn read_field(
+    ctx: &Ctx,
+    segments: &[Segment],
+    k: usize,
+    i: usize,
+    into: ReadInto,
+    mode: ReadMode,
+) -> TokenStream {
+    let krate = &ctx.krate;
+    let validated = mode != ReadMode::Checked;
+    let field = &ctx.fields[i];
+    let name = &field.wire_name;
+    let ident = &field.ident;
+    let var = ctx.value_var(i);
+    let t = ctx.ty(i);
+    let meta = if validated || ctx.plan.meta_of(i) == tera_wire_plan::Meta::Slot {
+        // `read` asserts that the field has no metadata: once is enough.
+        ctx.meta_at(i, quote!(r.pos()))
+    } else {
+        let msg = format!(
+            "field `{name}` has metadata but no `{}` places it",
+            crate::attrs::names::REFS_BEFORE
+        );
+        quote!({
+            const { assert!(#t::META_WORDS == 0, #msg) };
+            r.pos()
+        })
+    };
+    let loose = match ctx.plan.cursor_reads_after(segments, k) {
+        CursorReadsAfter::IfAnyOf(after)
+            if mode == ReadMode::Loose && !ctx.plan.field(i).interleaved =>
+        {
+            let terms = after.iter().map(|&j| {
+                let t = ctx.ty(j);
+                quote!(#t::READS_AT_CURSOR)
+            });
+            Some(quote!(false #(|| #terms)*))
+        }
+        _ => None,
+    };
+    let value = if let Some(after) = loose {
+        quote! {
+            if #after {
+                #t::read_validated(r, #meta)?
+            } else {
+                #t::read_validated_loose(r, #meta)?
+            }
+        }
+    } else if validated {
+        quote!(#t::read_validated(r, #meta)?)
+    } else {
+        quote!(#krate::__private::named(#t::read(r, #meta), #name)?)
+    };
+    if into == ReadInto::SelfFields {
+        quote!(self.#ident = #value;)
+    } else if ctx.plan.field(i).again_after.is_some() {
+        quote!(let mut #var = #value;)
+    } else {
+        quote!(let #var = #value;)
     }
 }
 

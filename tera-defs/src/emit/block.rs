@@ -3,7 +3,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use tera_wire_plan::{PlanError, camel_case_of_field};
+use tera_wire_plan::{PlanError, PlannedField, camel_case_of_field};
 
 use super::attrs::{comment_markdown, derives, doc};
 use super::types::{block_borrows, field_type, is_int64};
@@ -55,73 +55,18 @@ impl DefCtx<'_> {
 
         let mut field_tokens = Vec::new();
         for (index, f) in sp.fields.iter().enumerate() {
-            let planned = sp.plan.field(index);
             let mut fpath = path.to_vec();
             fpath.push(f.def.name.clone());
             let nested = self.nested_type(sp, index, &fpath, in_nested);
             let ty = field_type(&f.def.ty, nested, &rt);
             let id = &idents[index];
-
             // The container's rule names most fields; a rename only where it
             // does not give the def's name back.
             let rename =
                 (camel_case_of_field(&rust_names[index]) != f.def.name).then_some(&f.def.name);
-            let mut tera = Vec::new();
-            if let Some(def_name) = rename {
-                tera.push(quote!(rename = #def_name));
-            }
-            if !planned.refs_before.is_empty() {
-                let refs = planned.refs_before.iter().map(|&j| &idents[j]);
-                tera.push(quote!(refs_before(#(#refs),*)));
-            }
-            if planned.interleaved {
-                tera.push(quote!(interleaved));
-            }
-            if !planned.parts_after.is_empty() {
-                let anchors = planned.parts_after.iter().map(|&j| &idents[j]);
-                tera.push(quote!(parts_after(#(#anchors),*)));
-            }
-            if let Some(anchor) = planned.again_after {
-                let anchor = &idents[anchor];
-                tera.push(quote!(again_after(#anchor)));
-            }
-            if planned.starts_part {
-                let part = proc_macro2::Literal::usize_unsuffixed(planned.part);
-                tera.push(quote!(part = #part));
-            }
-            let tera = if tera.is_empty() {
-                quote!()
-            } else {
-                quote!(#[tera(#(#tera),*)])
-            };
-
-            let mut serde = Vec::new();
-            if let Some(def_name) = rename {
-                serde.push(quote!(rename = #def_name));
-            }
-            match &f.def.ty {
-                FieldType::Scalar(s) if is_int64(*s) => {
-                    let with = format!("{}::json::int64", path_string(&rt));
-                    serde.push(quote!(with = #with));
-                }
-                FieldType::ArrayOf(ElemType::Scalar(s)) if is_int64(*s) => {
-                    let with = format!("{}::json::int64_array", path_string(&rt));
-                    serde.push(quote!(with = #with));
-                }
-                _ => {}
-            }
-            let serde = if serde.is_empty() {
-                quote!()
-            } else {
-                self.opts.serde_attr(quote!(serde(#(#serde),*)))
-            };
-            let mut text = format!("`{} {}`", f.def.ty.def_name(), f.def.name);
-            if let Some(comment) = &f.def.doc {
-                let comment = comment_markdown(comment);
-                text.push_str(if comment.contains('\n') { "\n\n" } else { ": " });
-                text.push_str(&comment);
-            }
-            let field_doc = doc(&text);
+            let tera = tera_attr(sp.plan.field(index), &idents, rename);
+            let serde = self.serde_attr(&f.def.ty, rename);
+            let field_doc = field_doc(f);
             field_tokens.push(quote! {
                 #field_doc
                 #tera
@@ -158,6 +103,32 @@ impl DefCtx<'_> {
             pub struct #name #generics {
                 #(#field_tokens),*
             }
+        }
+    }
+
+    /// A field's `#[serde(...)]`: its def name where the container's rule
+    /// does not give it back, the JSON form of 64-bit integers.
+    fn serde_attr(&self, ty: &FieldType, rename: Option<&String>) -> TokenStream {
+        let rt = &self.opts.runtime;
+        let mut serde = Vec::new();
+        if let Some(def_name) = rename {
+            serde.push(quote!(rename = #def_name));
+        }
+        match ty {
+            FieldType::Scalar(s) if is_int64(*s) => {
+                let with = format!("{}::json::int64", path_string(rt));
+                serde.push(quote!(with = #with));
+            }
+            FieldType::ArrayOf(ElemType::Scalar(s)) if is_int64(*s) => {
+                let with = format!("{}::json::int64_array", path_string(rt));
+                serde.push(quote!(with = #with));
+            }
+            _ => {}
+        }
+        if serde.is_empty() {
+            quote!()
+        } else {
+            self.opts.serde_attr(quote!(serde(#(#serde),*)))
         }
     }
 
@@ -207,6 +178,51 @@ impl DefCtx<'_> {
             quote!(#module::#type_ident #lifetime)
         })
     }
+}
+
+/// A field's `#[tera(...)]`: its def name where the container's rule does
+/// not give it back, and its placement from the plan (`idents` names the
+/// struct's fields).
+fn tera_attr(planned: &PlannedField, idents: &[Ident], rename: Option<&String>) -> TokenStream {
+    let mut tera = Vec::new();
+    if let Some(def_name) = rename {
+        tera.push(quote!(rename = #def_name));
+    }
+    if !planned.refs_before.is_empty() {
+        let refs = planned.refs_before.iter().map(|&j| &idents[j]);
+        tera.push(quote!(refs_before(#(#refs),*)));
+    }
+    if planned.interleaved {
+        tera.push(quote!(interleaved));
+    }
+    if !planned.parts_after.is_empty() {
+        let anchors = planned.parts_after.iter().map(|&j| &idents[j]);
+        tera.push(quote!(parts_after(#(#anchors),*)));
+    }
+    if let Some(anchor) = planned.again_after {
+        let anchor = &idents[anchor];
+        tera.push(quote!(again_after(#anchor)));
+    }
+    if planned.starts_part {
+        let part = proc_macro2::Literal::usize_unsuffixed(planned.part);
+        tera.push(quote!(part = #part));
+    }
+    if tera.is_empty() {
+        quote!()
+    } else {
+        quote!(#[tera(#(#tera),*)])
+    }
+}
+
+/// A field's doc: its def line, and its def comment.
+fn field_doc(f: &LoweredField<'_>) -> TokenStream {
+    let mut text = format!("`{} {}`", f.def.ty.def_name(), f.def.name);
+    if let Some(comment) = &f.def.doc {
+        let comment = comment_markdown(comment);
+        text.push_str(if comment.contains('\n') { "\n\n" } else { ": " });
+        text.push_str(&comment);
+    }
+    doc(&text)
 }
 
 /// A `compile_error!` for a struct that could not be planned: validation

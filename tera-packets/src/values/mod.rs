@@ -13,9 +13,10 @@ pub use customize::Customize;
 pub use skill_id::{SkillId, SkillId32};
 pub use vec3::{Vec3, Vec3fa};
 
-/// Implements [`Codec`](crate::Codec) (and so `Wire`), [`Block`](crate::Block) and
-/// [`IntoOwned`](crate::IntoOwned) for a value type with
-/// `from_le_bytes([u8; N])` and `to_le_bytes() -> [u8; N]` methods.
+/// Implements [`Codec`](crate::Codec) (and so `Wire`), [`Block`](crate::Block),
+/// [`IntoOwned`](crate::IntoOwned) and the generated code's `Fixed` for a
+/// value type with `from_le_bytes([u8; N])` and `to_le_bytes() -> [u8; N]`
+/// methods.
 macro_rules! value_wire {
     ($ty:ty, $n:expr) => {
         impl<'a> $crate::Codec<'a> for $ty {
@@ -44,6 +45,18 @@ macro_rules! value_wire {
             #[inline]
             fn into_owned(self) -> Self {
                 self
+            }
+        }
+
+        impl $crate::wire::__private::Fixed for $ty {
+            const SIZE: usize = $n;
+            #[inline(always)]
+            fn get(run: &[u8], at: usize) -> Self {
+                <$ty>::from_le_bytes($crate::wire::__private::bytes_at::<$n>(run, at))
+            }
+            #[inline(always)]
+            fn put(&self, run: &mut [u8], at: usize) {
+                $crate::wire::__private::put_at::<$n>(run, at, self.to_le_bytes());
             }
         }
     };

@@ -1,5 +1,6 @@
 //! Runs a proxy with one mod, for the mod examples:
-//! `<server-host:port> [listen-port]`, the compiled-in protocol map.
+//! `<server-host:port> [listen-port] [settings-dir]`, the compiled-in
+//! protocol map; the mod's settings in `settings-dir` (default: none kept).
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -10,13 +11,14 @@ use tera_proxy::{MapSource, Mod, Proxy, ProxyConfig};
 pub async fn serve<M: Mod>(factory: fn() -> M) -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(server), port) = (args.first(), args.get(1).map(|p| p.parse::<u16>())) else {
-        eprintln!("usage: <server-host:port> [listen-port]");
+        eprintln!("usage: <server-host:port> [listen-port] [settings-dir]");
         std::process::exit(2);
     };
     let port = port.unwrap_or(Ok(0)).map_err(std::io::Error::other)?;
     let proxy = Proxy::new(server.clone())
         .config(ProxyConfig {
             maps: MapSource::compiled_in(),
+            settings_dir: args.get(2).map(std::path::PathBuf::from),
             ..ProxyConfig::default()
         })
         .with_mod(factory)

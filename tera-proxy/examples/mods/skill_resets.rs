@@ -1,23 +1,38 @@
 //! A port of tera-toolbox-mods' `skill-resets`: when a skill's cooldown is
-//! reset, say so in the middle of the screen and hide the game's message.
+//! reset, say so in the middle of the screen and hide the game's message
+//! (unless the settings say to show it too).
 
+use serde::{Deserialize, Serialize};
 use tera_data::packets::{s_crest_message, s_dungeon_event_message};
-use tera_proxy::{HookError, Mod, Setup, Verdict};
+use tera_proxy::{HookError, Mod, ModSettings, Settings, SettingsFile, Setup, Verdict};
 
 /// The `S_CREST_MESSAGE` type of a skill reset.
 const RESET: u32 = 6;
 
+/// The mod's settings, kept in `skill-resets.json`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Options {
+    /// Let the game's own reset message through too.
+    pub show_system_message: bool,
+}
+
+impl ModSettings for Options {}
+
 /// The mod's settings and what it saw on one connection.
 #[derive(Debug, Default)]
 pub struct SkillResets {
-    /// Let the game's own reset message through too.
-    pub show_system_message: bool,
+    /// The settings.
+    pub settings: Settings<Options>,
     /// Resets seen so far.
     pub resets: u32,
 }
 
 impl Mod for SkillResets {
     const NAME: &'static str = "skill-resets";
+
+    fn settings(&mut self) -> Option<&mut dyn SettingsFile> {
+        Some(&mut self.settings)
+    }
 
     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
         setup.hook(Self::on::<s_crest_message::V2>(|me, event, crest| {
@@ -38,7 +53,7 @@ impl Mod for SkillResets {
             if let Err(e) = event.send(&notice) {
                 eprintln!("skill-resets: {e}");
             }
-            if me.show_system_message {
+            if me.settings.show_system_message {
                 Verdict::Pass
             } else {
                 Verdict::Block

@@ -78,6 +78,13 @@ impl Capture<File> {
     pub fn open(path: impl AsRef<Path>) -> Result<Capture<File>, CaptureError> {
         CaptureBuilder::default().open(path)
     }
+
+    /// How to read a capture otherwise: caps, known opcodes; then a file
+    /// ([`CaptureBuilder::open`]) or any reader ([`CaptureBuilder::read`]).
+    #[must_use]
+    pub fn builder() -> CaptureBuilder {
+        CaptureBuilder::default()
+    }
 }
 
 impl<R: Read> Capture<R> {
@@ -87,12 +94,6 @@ impl<R: Read> Capture<R> {
     /// As [`CaptureBuilder::read`].
     pub fn new(reader: R) -> Result<Capture<R>, CaptureError> {
         CaptureBuilder::default().read(reader)
-    }
-
-    /// How to read a capture otherwise.
-    #[must_use]
-    pub fn builder() -> CaptureBuilder {
-        CaptureBuilder::default()
     }
 
     /// What was seen so far (all of it once the iterator is done).

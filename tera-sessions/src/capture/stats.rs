@@ -33,7 +33,8 @@ pub struct CaptureStats {
     /// receiver) of the first segment seen.
     pub unstarted_examples: Vec<(SocketAddr, SocketAddr)>,
     /// Connections not tracked because
-    /// [`Limits::max_connections`](super::Limits::max_connections) were.
+    /// [`Limits::max_connections`](super::Limits::max_connections) were
+    /// (counted by their SYN).
     pub untracked: u64,
     /// Connections that are not TERA sessions (the server's stream does not
     /// start with `01 00 00 00`).

@@ -106,6 +106,13 @@ impl Tracker {
         self.events.pop_front()
     }
 
+    /// Out-of-order bytes held now, by all connections (at most
+    /// [`Limits::max_out_of_order_total`]).
+    #[must_use]
+    pub fn buffered(&self) -> usize {
+        self.budget.used()
+    }
+
     /// What was seen so far.
     #[must_use]
     pub fn stats(&self) -> &CaptureStats {
@@ -215,7 +222,9 @@ impl Tracker {
                 self.evictable = false;
             }
             if self.connections.len() >= self.limits.max_connections {
-                self.stats.untracked += 1;
+                // Counted by its SYN; its later segments are not told
+                // from those of a connection whose start was not captured.
+                self.stats.untracked += u64::from(starts && segment.ack.is_none());
                 return false;
             }
         }

@@ -17,7 +17,7 @@ use tera_net::Pike;
 use tera_net::framing::HEADER_LEN;
 
 use super::OpcodeSet;
-use super::resync::find_start;
+use super::resync::{Search, find_start};
 
 /// Bytes kept while searching for the next packet after a lost header;
 /// past this, the older half is dropped.
@@ -67,6 +67,9 @@ pub(crate) struct Framer {
     /// Bytes of the stream consumed so far (seen or lost).
     offset: u64,
     state: State,
+    /// The opcodes of the packets handed out so far, for the search after
+    /// a lost header when no known opcodes are given.
+    used: Box<OpcodeSet>,
     pub(crate) dropped: Dropped,
 }
 
@@ -80,6 +83,7 @@ impl Framer {
                 bytes: [0; HEADER_LEN],
                 have: 0,
             },
+            used: Box::default(),
             dropped: Dropped::default(),
         }
     }
@@ -91,6 +95,7 @@ impl Framer {
         known: Option<&OpcodeSet>,
         out: &mut impl FnMut(Output),
     ) {
+        let used = &mut *self.used;
         let mut rest = bytes;
         while !rest.is_empty() {
             let taken = match &mut self.state {
@@ -104,7 +109,7 @@ impl Framer {
                     *have += n;
                     if *have == HEADER_LEN {
                         let header = *bytes;
-                        self.state = start_packet(header, rest.len() - n, out);
+                        self.state = start_packet(header, rest.len() - n, used, out);
                     }
                     n
                 }
@@ -116,6 +121,9 @@ impl Framer {
                     let (_, new) = packet.split_at_mut(at);
                     self.cipher.apply(new);
                     if packet.len() == *len {
+                        if let Some(opcode) = tera_net::framing::opcode(packet) {
+                            used.insert(opcode);
+                        }
                         out(Output::Packet(std::mem::take(packet)));
                         self.state = State::header();
                     }
@@ -138,7 +146,7 @@ impl Framer {
                     self.cipher.apply(new);
                     self.offset += rest.len() as u64;
                     rest = &[];
-                    self.resync(known, false, out);
+                    resync(&mut self.state, &mut self.dropped, used, known, false, out);
                     continue;
                 }
             };
@@ -183,7 +191,8 @@ impl Framer {
     /// for its missing bytes and dropped.
     pub(crate) fn finish(&mut self, known: Option<&OpcodeSet>, out: &mut impl FnMut(Output)) {
         if matches!(self.state, State::Resync { .. }) {
-            self.resync(known, true, out);
+            let used = &mut *self.used;
+            resync(&mut self.state, &mut self.dropped, used, known, true, out);
         }
         match std::mem::replace(&mut self.state, State::header()) {
             State::Body { packet, len } => {
@@ -201,57 +210,72 @@ impl Framer {
             State::Header { .. } => {}
         }
     }
+}
 
-    /// Looks for the next packet in the bytes seen since the lost header
-    /// (`last`: no more will come).
-    fn resync(&mut self, known: Option<&OpcodeSet>, last: bool, out: &mut impl FnMut(Output)) {
-        let State::Resync { seen, starts } = &mut self.state else {
-            return;
-        };
-        let Some((start, end)) = find_start(seen, starts, known, last) else {
-            if seen.len() > RESYNC_WINDOW {
-                let half = seen.len() / 2;
-                seen.drain(..half);
-                starts.retain_mut(|s| {
-                    *s = s.wrapping_sub(half);
-                    *s < seen.len()
-                });
-                self.dropped.resync_bytes += half as u64;
-            }
-            return;
-        };
-        self.dropped.resyncs += 1;
-        self.dropped.resync_bytes += start as u64;
-        let seen = std::mem::take(seen);
-        let (_, from_start) = seen.split_at(start.min(seen.len()));
-        let (whole, tail) = from_start.split_at((end - start).min(from_start.len()));
-        // The chain's packets are whole and checked: hand them out; the
-        // bytes after them start the next packet.
-        let mut rest = whole;
-        while let Some(len) = packet_len(rest) {
-            let (packet, after) = rest.split_at(len.clamp(HEADER_LEN, rest.len()));
-            out(Output::Packet(packet.to_vec()));
-            rest = after;
+/// Looks for the next packet in the bytes seen since the lost header
+/// (`last`: no more will come); `used` is the direction's opcodes so far.
+fn resync(
+    state: &mut State,
+    dropped: &mut Dropped,
+    used: &mut OpcodeSet,
+    known: Option<&OpcodeSet>,
+    last: bool,
+    out: &mut impl FnMut(Output),
+) {
+    let State::Resync { seen, starts } = state else {
+        return;
+    };
+    let found = match known {
+        Some(known) => find_start(seen, starts, Some(known), Search::Everywhere, last),
+        None => find_start(seen, starts, Some(used), Search::Everywhere, last)
+            .or_else(|| find_start(seen, starts, None, Search::SegmentStarts, last)),
+    };
+    let Some((start, end)) = found else {
+        if seen.len() > RESYNC_WINDOW {
+            let half = seen.len() / 2;
+            seen.drain(..half);
+            starts.retain_mut(|s| {
+                *s = s.wrapping_sub(half);
+                *s < seen.len()
+            });
+            dropped.resync_bytes += half as u64;
         }
-        self.state = match packet_len(tail) {
-            // `find_start` stopped here because this packet is not whole
-            // yet; its length is at least the header's.
-            Some(len) if tail.len() >= HEADER_LEN => State::Body {
-                packet: tail.to_vec(),
-                len,
-            },
-            _ => {
-                let mut bytes = [0; HEADER_LEN];
-                for (dst, src) in bytes.iter_mut().zip(tail) {
-                    *dst = *src;
-                }
-                State::Header {
-                    bytes,
-                    have: tail.len().min(HEADER_LEN),
-                }
-            }
-        };
+        return;
+    };
+    dropped.resyncs += 1;
+    dropped.resync_bytes += start as u64;
+    let seen = std::mem::take(seen);
+    let (_, from_start) = seen.split_at(start.min(seen.len()));
+    let (whole, tail) = from_start.split_at((end - start).min(from_start.len()));
+    // The chain's packets are whole and checked: hand them out; the
+    // bytes after them start the next packet.
+    let mut rest = whole;
+    while let Some(len) = packet_len(rest) {
+        let (packet, after) = rest.split_at(len.clamp(HEADER_LEN, rest.len()));
+        if let Some(opcode) = tera_net::framing::opcode(packet) {
+            used.insert(opcode);
+        }
+        out(Output::Packet(packet.to_vec()));
+        rest = after;
     }
+    *state = match packet_len(tail) {
+        // `find_start` stopped here because this packet is not whole
+        // yet; its length is at least the header's.
+        Some(len) if tail.len() >= HEADER_LEN => State::Body {
+            packet: tail.to_vec(),
+            len,
+        },
+        _ => {
+            let mut bytes = [0; HEADER_LEN];
+            for (dst, src) in bytes.iter_mut().zip(tail) {
+                *dst = *src;
+            }
+            State::Header {
+                bytes,
+                have: tail.len().min(HEADER_LEN),
+            }
+        }
+    };
 }
 
 /// The length field at the front of `bytes`, if there.
@@ -277,12 +301,18 @@ impl State {
 
 /// The state after a whole header: a header-only packet is handed out at
 /// once; a length below the header's means the framing is lost.
-fn start_packet(header: [u8; HEADER_LEN], available: usize, out: &mut impl FnMut(Output)) -> State {
+fn start_packet(
+    header: [u8; HEADER_LEN],
+    available: usize,
+    used: &mut OpcodeSet,
+    out: &mut impl FnMut(Output),
+) -> State {
     let len = usize::from(u16::from_le_bytes([header[0], header[1]]));
     if len < HEADER_LEN {
         return State::resync(header.to_vec());
     }
     if len == HEADER_LEN {
+        used.insert(u16::from_le_bytes([header[2], header[3]]));
         out(Output::Packet(header.to_vec()));
         return State::header();
     }

@@ -18,7 +18,15 @@
 //! by chance. That chance is small but not nil for a noise start: a random
 //! length lands on one of the true boundaries within its reach about once
 //! in a few hundred tries, after which the chain runs on the true packets.
-//! Known opcodes (a protocol map's, given to the reader) make it negligible.
+//! A noise start is also tried again each time more bytes arrive, against
+//! a new end. Known opcodes, every header's opcode held to them, make all
+//! this negligible: a protocol map's, given to the reader, or else the
+//! opcodes the direction already used in the session (a session uses a few
+//! hundred over and over; noise rarely hits one, let alone two in a row).
+//! Only when no chain of used opcodes is found are other starts taken, and
+//! then only where a segment began and only on an exact end: a new opcode
+//! right after a loss costs the packets up to the next used one, never a
+//! packet made of noise.
 //! Until a start is found the bytes wait; past the search window the older
 //! half is dropped.
 
@@ -74,6 +82,16 @@ fn chain(bytes: &[u8], start: usize, known: Option<&OpcodeSet>) -> Chain {
     }
 }
 
+/// Where a search looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Search {
+    /// Segment starts first, then every byte; an exact end or a long chain
+    /// confirms.
+    Everywhere,
+    /// Segment starts only; only an exact end confirms.
+    SegmentStarts,
+}
+
 /// The start in `bytes` from which packets plausibly follow one another
 /// (see the module docs), segment starts (`starts`, ascending) first, and
 /// where its whole packets end. At the end of a stream (`last`), a single
@@ -83,19 +101,21 @@ pub(crate) fn find_start(
     bytes: &[u8],
     starts: &[usize],
     known: Option<&OpcodeSet>,
+    search: Search,
     last: bool,
 ) -> Option<(usize, usize)> {
     let min_exact = if last { 1 } else { MIN_EXACT };
     let confirmed = |start: usize| {
         let c = chain(bytes, start, known);
         let exact = !c.broken && c.end == bytes.len() && c.packets >= min_exact;
-        (exact || c.packets >= MIN_CHAIN).then_some((start, c.end))
+        let long = search == Search::Everywhere && c.packets >= MIN_CHAIN;
+        (exact || long).then_some((start, c.end))
     };
-    starts
-        .iter()
-        .copied()
-        .find_map(confirmed)
-        .or_else(|| (0..bytes.len()).find_map(confirmed))
+    let at_starts = starts.iter().copied().find_map(confirmed);
+    match search {
+        Search::Everywhere => at_starts.or_else(|| (0..bytes.len()).find_map(confirmed)),
+        Search::SegmentStarts => at_starts,
+    }
 }
 
 #[cfg(test)]
@@ -114,15 +134,24 @@ mod tests {
         let mut bytes = vec![0xff, 0xff, 0x13, 0x37, 0xee];
         bytes.extend(packet(100, 10));
         bytes.extend(packet(101, 0));
-        assert_eq!(find_start(&bytes, &[], None, false), Some((5, bytes.len())));
+        assert_eq!(
+            find_start(&bytes, &[], None, Search::Everywhere, false),
+            Some((5, bytes.len()))
+        );
     }
 
     #[test]
     fn waits_for_more_than_one_packet_until_the_end() {
         let mut bytes = vec![0xff, 0xff, 0x13];
         bytes.extend(packet(100, 10));
-        assert_eq!(find_start(&bytes, &[], None, false), None);
-        assert_eq!(find_start(&bytes, &[], None, true), Some((3, bytes.len())));
+        assert_eq!(
+            find_start(&bytes, &[], None, Search::Everywhere, false),
+            None
+        );
+        assert_eq!(
+            find_start(&bytes, &[], None, Search::Everywhere, true),
+            Some((3, bytes.len()))
+        );
     }
 
     #[test]
@@ -132,7 +161,10 @@ mod tests {
             bytes.extend(packet(7, 3));
         }
         bytes.extend(&packet(7, 100)[..20]);
-        assert_eq!(find_start(&bytes, &[], None, false), Some((2, 2 + 4 * 7)));
+        assert_eq!(
+            find_start(&bytes, &[], None, Search::Everywhere, false),
+            Some((2, 2 + 4 * 7))
+        );
     }
 
     #[test]
@@ -143,7 +175,7 @@ mod tests {
         bytes.extend(packet(100, 2));
         bytes.extend(packet(101, 2));
         assert_eq!(
-            find_start(&bytes, &[12], None, false),
+            find_start(&bytes, &[12], None, Search::Everywhere, false),
             Some((12, bytes.len()))
         );
     }
@@ -155,9 +187,12 @@ mod tests {
         let mut bytes = vec![6, 0, 9, 9, 0, 0, 6, 0, 9, 9, 0, 0];
         bytes.extend(packet(100, 2));
         bytes.extend(packet(101, 2));
-        assert_eq!(find_start(&bytes, &[], None, false), Some((0, bytes.len())));
         assert_eq!(
-            find_start(&bytes, &[], Some(&known), false),
+            find_start(&bytes, &[], None, Search::Everywhere, false),
+            Some((0, bytes.len()))
+        );
+        assert_eq!(
+            find_start(&bytes, &[], Some(&known), Search::Everywhere, false),
             Some((12, bytes.len()))
         );
     }

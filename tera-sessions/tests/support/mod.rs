@@ -12,7 +12,7 @@ use tera_sessions::capture::{Segment, Tracker};
 use tera_sessions::{Event, Timestamp};
 
 #[allow(unused_imports)]
-pub use script::{Rng, Script, packet, script};
+pub use script::{Rng, Script, packet, script, script_of};
 
 /// A segment that owns its payload.
 #[derive(Clone, Debug)]

@@ -44,6 +44,18 @@ pub struct Script {
 /// KiB (so that they straddle segments), now and then a run in one
 /// direction; bodies random bytes.
 pub fn script(seed: u64, generation: KeyGeneration, count: usize) -> Script {
+    script_of(seed, generation, count, 1000, 50_000)
+}
+
+/// [`script`] with opcodes drawn from `kinds` codes from `base` (a real
+/// session uses a few hundred, over and over).
+pub fn script_of(
+    seed: u64,
+    generation: KeyGeneration,
+    count: usize,
+    base: u16,
+    kinds: u64,
+) -> Script {
     let mut rng = Rng(seed);
     let mut key = || -> [u8; KEY_LEN] { std::array::from_fn(|_| rng.next() as u8) };
     let keys = SessionKeys {
@@ -66,7 +78,7 @@ pub fn script(seed: u64, generation: KeyGeneration, count: usize) -> Script {
             _ => rng.below(200),
         } as usize;
         let body: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-        let opcode = 1000 + rng.below(50_000) as u16;
+        let opcode = base + rng.below(kinds) as u16;
         packets.push((dir, packet(opcode, &body)));
     }
     Script {
