@@ -46,9 +46,9 @@ pub(crate) struct Order {
     near: Vec<Vec<(usize, usize)>>,
     /// For each group, the groups of the other side's next packet after
     /// each of its packets: (group, how many times), by group.
-    next_other: Vec<Vec<(usize, usize)>>,
+    next_other: Tallies,
     /// ... and of the other side's packet just before each of its packets.
-    prev_other: Vec<Vec<(usize, usize)>>,
+    prev_other: Tallies,
 }
 
 impl Order {
@@ -170,13 +170,12 @@ impl Order {
     }
 }
 
+/// Counts of groups, by group, for each group.
+type Tallies = Vec<Vec<(usize, usize)>>;
+
 /// For each group, the groups of the other side's next packet after each
 /// of its packets, and of the other side's packet just before.
-fn answers(
-    samples: &Samples,
-    sessions: &[Vec<usize>],
-    groups: usize,
-) -> (Vec<Vec<(usize, usize)>>, Vec<Vec<(usize, usize)>>) {
+fn answers(samples: &Samples, sessions: &[Vec<usize>], groups: usize) -> (Tallies, Tallies) {
     let mut next: Vec<HashMap<usize, usize>> = vec![HashMap::new(); groups];
     let mut prev: Vec<HashMap<usize, usize>> = vec![HashMap::new(); groups];
     for list in sessions {
