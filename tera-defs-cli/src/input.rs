@@ -38,14 +38,3 @@ pub fn map(path: &Path) -> Result<ProtocolMap, Fail> {
     let text = file_text(path)?;
     ProtocolMap::parse(&text).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))
 }
-
-/// The map of `--map`, or else the compiled-in protocol map of the highest
-/// revision.
-pub fn map_or_compiled(path: Option<&Path>) -> Result<ProtocolMap, Fail> {
-    match path {
-        Some(path) => map(path),
-        None => tera_data::protocol_map().ok_or_else(|| {
-            Fail::Usage("no protocol map is compiled in: give one with --map FILE".into())
-        }),
-    }
-}

@@ -26,14 +26,15 @@ Exit codes:
      errors (check, gen, diff); diff --check: the defs are not
      wire-compatible; with --jsonl: any line failed; a data center
      or world file that does not read, a verify that found problems, no path;
-     a capture that does not read; opcodes check: a misfit or a swap
+     a capture or log that is malformed or no session file (capture);
+     opcodes check: a misfit or a swap
   2  bad command line: usage errors, an unknown def name or version, a file
      that cannot be read, a map file that does not parse, a key or IV that
      is not 32 hex digits, a node index past the graph
 
-The packets that decode/encode/list know are the ones compiled into this
-binary: the project's defs/ by default, or the tera-data checkout named by
-TERA_DATA_DIR when it was built.";
+The packets that decode/encode/list/capture know are the ones compiled into
+this binary (the project's defs/ by default, or the tera-data checkout named
+by TERA_DATA_DIR when it was built), or those of --defs DIR.";
 
 /// Tools for TERA packet definitions (.def), opcode maps and packets.
 #[derive(Debug, Parser)]
@@ -62,6 +63,19 @@ enum Command {
     Encode(cmd::encode::EncodeArgs),
     /// List the compiled-in packets: versions, opcodes, sizes.
     List(cmd::list::ListArgs),
+    /// The sessions of a capture or a log (pcap, pcapng, .TeraLog, .pkt,
+    /// JSONL) as one JSON line per event, or converted with --write.
+    #[command(after_help = "Examples:
+  tera-defs capture session.pcap > events.jsonl
+  tera-defs capture --filter S_CHAT --defs tera-data session.TeraLog
+  tera-defs capture session.pcapng --write session.TeraLog
+  tera-defs capture session.TeraLog --write session.pkt --region NA --client-version 365100
+
+A packet line: session, time, dir (c2s or s2c), opcode, name and version
+when known, data (the decoded JSON) or error; hex with --hex. Other lines:
+start, gap (with dir and offset), end. A summary goes to stderr. Packets
+that do not decode are counted, not errors; a malformed file is (exit 1).")]
+    Capture(cmd::capture::CaptureArgs),
     /// Print the Rust source that build.rs would generate for defs.
     #[command(name = "gen")]
     Generate(cmd::generate::GenArgs),
@@ -91,6 +105,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => cmd::decode::run(args),
         Command::Encode(args) => cmd::encode::run(args),
         Command::List(args) => cmd::list::run(args),
+        Command::Capture(args) => cmd::capture::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Dc(args) => cmd::dc::run(args),

@@ -1,22 +1,24 @@
-//! Where `decode`, `encode` and `list` find packets: the ones compiled into
-//! the binary, or, with `--defs DIR`, defs loaded at run time through
-//! `tera-dynamic` (the same front end and wire plans, the same JSON).
+//! Where `decode`, `encode`, `list` and `capture` find packets: the ones
+//! compiled into the binary, or, with `--defs DIR`, defs loaded at run time
+//! through `tera-dynamic`. The lookup rules live in
+//! [`tera_sessions::PacketSet`]; this file turns arguments into a set and
+//! its errors into exit codes.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use tera_data::{AnyPacket, ProtocolMap};
-use tera_dynamic::{Catalog, Schema};
+use tera_data::ProtocolMap;
+use tera_dynamic::Catalog;
+use tera_sessions::{Compiled, Def, PacketSet, ResolveError};
 
-use crate::defname::{self, DefRef};
+use crate::defname;
 use crate::fail::Fail;
 use crate::input;
 
-/// `--defs` and `--map`, shared by the commands that read packets.
+/// `--defs`, shared by the commands that read packets.
 #[derive(Debug, Args)]
 pub struct DefsArgs {
     /// Load defs at run time from this tera-data checkout (its
@@ -28,39 +30,12 @@ pub struct DefsArgs {
     pub dirs: Vec<PathBuf>,
 }
 
-/// A def found by name (and version): compiled in, or loaded.
-#[derive(Debug, Clone)]
-pub enum Def {
-    /// A compiled-in packet.
-    Compiled(DefRef),
-    /// A def loaded with `--defs`.
-    Loaded(Arc<Schema>),
-}
-
-impl Def {
-    /// The packet name.
-    pub fn name(&self) -> &str {
-        match self {
-            Def::Compiled(d) => d.name,
-            Def::Loaded(s) => s.name(),
-        }
-    }
-}
-
-impl fmt::Display for Def {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Def::Compiled(d) => d.fmt(f),
-            Def::Loaded(s) => write!(f, "{}.{}", s.name(), s.version()),
-        }
-    }
-}
-
 /// The packets a command works with, and the defs of `--jsonl` lines
 /// resolved once each (only names that resolve are kept, so that a stream
 /// of garbage names cannot grow the cache).
 pub struct Packets {
-    catalog: Option<Catalog>,
+    set: Box<dyn PacketSet>,
+    loaded: bool,
     cache: HashMap<Box<str>, Def>,
 }
 
@@ -71,7 +46,8 @@ impl Packets {
     pub fn new(args: &DefsArgs, map: Option<&Path>) -> Result<Packets, Fail> {
         if args.dirs.is_empty() {
             return Ok(Packets {
-                catalog: None,
+                set: Box::new(Compiled::new()),
+                loaded: false,
                 cache: HashMap::new(),
             });
         }
@@ -100,24 +76,28 @@ impl Packets {
             return Err(Fail::Usage("--defs: no def loaded".into()));
         }
         Ok(Packets {
-            catalog: Some(catalog),
+            set: Box::new(catalog),
+            loaded: true,
             cache: HashMap::new(),
         })
     }
 
-    /// The loaded defs, when `--defs` was given.
-    pub fn catalog(&self) -> Option<&Catalog> {
-        self.catalog.as_ref()
+    /// The packet set.
+    pub fn set(&self) -> &dyn PacketSet {
+        &*self.set
+    }
+
+    /// Whether the defs were loaded with `--defs` (a `--map` is then part
+    /// of the set).
+    pub fn loaded(&self) -> bool {
+        self.loaded
     }
 
     /// Resolves a `--def` value; `version` (from `--version`) applies when
     /// the spec has none. Without any version the highest one is taken.
     pub fn resolve(&self, spec: &str, version: Option<u32>) -> Result<Def, Fail> {
-        let Some(catalog) = &self.catalog else {
-            return defname::resolve(spec, version).map(Def::Compiled);
-        };
         let (name, version) = defname::spec_version(spec, version)?;
-        lookup(catalog, &name, version).map_err(Fail::Usage)
+        self.set.resolve(&name, version).map_err(usage)
     }
 
     /// Resolves the `def` of a `--jsonl` line (`S_CHAT.4.def`, `S_CHAT.4`
@@ -126,147 +106,45 @@ impl Packets {
         if let Some(found) = self.cache.get(def) {
             return Ok(found.clone());
         }
-        let Some((name, version)) = defname::split(def) else {
-            return Err(format!(
-                "`{def}` is not a def: expected NAME.VERSION.def, NAME.VERSION or NAME"
-            ));
-        };
-        let found = match &self.catalog {
-            Some(catalog) => lookup(catalog, &name, version)?,
-            None => Def::Compiled(defname::lookup(&name, version)?),
-        };
+        let found = self.set.resolve_spec(def).map_err(|e| e.to_string())?;
         self.cache.insert(def.into(), found.clone());
         Ok(found)
     }
 
-    /// The def of `opcode`: named by `--map`, else by the loaded checkout's
-    /// map, else by the compiled-in map; at `version` or the highest.
+    /// The protocol map that names opcodes: `--map` (part of the set when
+    /// the defs were loaded), else the set's map of the highest revision.
+    pub fn map(&self, map: Option<&Path>) -> Result<Arc<ProtocolMap>, Fail> {
+        match map {
+            Some(path) if !self.loaded => Ok(Arc::new(input::map(path)?)),
+            _ => highest(self.set.protocol_maps()).ok_or_else(|| {
+                Fail::Usage("no protocol map is known: give one with --map FILE".into())
+            }),
+        }
+    }
+
+    /// The def of `opcode` in the map of [`Packets::map`], at `version` or
+    /// the highest.
     pub fn by_opcode(
         &self,
         map: Option<&Path>,
         opcode: u16,
         version: Option<u32>,
     ) -> Result<Def, Fail> {
-        let loaded_name = self.catalog.as_ref().and_then(|c| c.name_of(opcode));
-        let compiled_map: ProtocolMap;
-        let name = match loaded_name {
-            Some(name) => name,
-            None => {
-                compiled_map = input::map_or_compiled(map)?;
-                compiled_map.name(opcode).ok_or_else(|| {
-                    Fail::Data(format!("opcode {opcode} is not in the protocol map"))
-                })?
-            }
-        };
-        let found = match &self.catalog {
-            Some(catalog) => lookup(catalog, name, version),
-            None => defname::lookup(name, version).map(Def::Compiled),
-        };
-        found.map_err(|e| Fail::Usage(format!("opcode {opcode} is {name} in the map, but {e}")))
-    }
-
-    /// Decodes `bytes` as `def` and writes its JSON to `out`.
-    pub fn decode_json(
-        &self,
-        def: &Def,
-        bytes: &[u8],
-        pretty: bool,
-        out: &mut dyn Write,
-    ) -> Result<(), String> {
-        let written = match def {
-            Def::Compiled(d) => {
-                let packet =
-                    AnyPacket::decode(d.name, d.version, bytes).map_err(|e| e.to_string())?;
-                write_json(out, &packet, pretty)
-            }
-            Def::Loaded(schema) => {
-                // A view: the same JSON as a record, without a vector per
-                // record.
-                let view = schema.view(bytes).map_err(|e| e.to_string())?;
-                write_json(out, &view, pretty)
-            }
-        };
-        written.map_err(|e| format!("cannot write the JSON: {e}"))
-    }
-
-    /// Reads `json` as a value of `def` and encodes it with `opcode` into
-    /// `buf`.
-    pub fn encode_json(
-        &self,
-        def: &Def,
-        opcode: u16,
-        json: &str,
-        buf: &mut Vec<u8>,
-    ) -> Result<(), String> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let not_a_value = |e: serde_json::Error| format!("the JSON is not a value of {def}: {e}");
-        let does_not_encode = |e: &dyn fmt::Display| format!("{def} does not encode: {e}");
-        match def {
-            Def::Compiled(d) => {
-                let packet = AnyPacket::deserialize_as(d.name, d.version, &mut de)
-                    .and_then(|p| de.end().map(|()| p))
-                    .map_err(not_a_value)?;
-                buf.clear();
-                buf.resize(packet.encoded_len(), 0);
-                let len = packet
-                    .encode_into_with_opcode(opcode, buf)
-                    .map_err(|e| does_not_encode(&e))?;
-                buf.truncate(len);
-            }
-            Def::Loaded(schema) => {
-                let value = schema
-                    .deserialize(&mut de)
-                    .and_then(|v| de.end().map(|()| v))
-                    .map_err(not_a_value)?;
-                *buf = schema
-                    .encode(&value, opcode)
-                    .map_err(|e| does_not_encode(&e))?;
-            }
-        }
-        Ok(())
+        let map = self.map(map)?;
+        self.set
+            .lookup_opcode(&map, opcode, version)
+            .map_err(|e| match e {
+                ResolveError::UnknownOpcode(_) => Fail::Data(e.to_string()),
+                e => Fail::Usage(e.to_string()),
+            })
     }
 }
 
-fn write_json(
-    out: &mut dyn Write,
-    value: &impl serde::Serialize,
-    pretty: bool,
-) -> serde_json::Result<()> {
-    if pretty {
-        serde_json::to_writer_pretty(out, value)
-    } else {
-        serde_json::to_writer(out, value)
-    }
+/// The map of the highest revision (maps without one count lowest).
+pub fn highest(maps: Vec<Arc<ProtocolMap>>) -> Option<Arc<ProtocolMap>> {
+    maps.into_iter().max_by_key(|m| m.revision())
 }
 
-/// Finds `name` (at `version`, or its highest version) among the loaded
-/// defs; the error says what exists instead.
-fn lookup(catalog: &Catalog, name: &str, version: Option<u32>) -> Result<Def, String> {
-    let found = match version {
-        Some(v) => catalog.get(name, v),
-        None => catalog.latest(name),
-    };
-    if let Some(schema) = found {
-        return Ok(Def::Loaded(Arc::clone(schema)));
-    }
-    let versions: Vec<String> = catalog
-        .iter()
-        .filter(|s| s.name() == name && s.platform().is_none())
-        .map(|s| s.version().to_string())
-        .collect();
-    if versions.is_empty() {
-        let mut names: Vec<&str> = catalog.iter().map(|s| s.name()).collect();
-        names.dedup();
-        let near = defname::nearest(name, &names);
-        return Err(defname::unknown_message(
-            name,
-            &near,
-            "`tera-defs list --defs DIR` shows the loaded defs",
-        ));
-    }
-    Err(format!(
-        "{name} has no version {}; loaded: {}",
-        version.unwrap_or_default(),
-        versions.join(", ")
-    ))
+fn usage(e: ResolveError) -> Fail {
+    Fail::Usage(e.to_string())
 }

@@ -12,11 +12,10 @@ use tera_packets::{Bytes, Error, ErrorKind, Reader, Str, Wire};
 
 use crate::error::DecodeError;
 use crate::program::{Entry, Fields, Op, Program, RefPositions, match_op};
-use crate::scalar;
 use crate::scalar::ScalarType;
-use crate::schema::{Element, Kind, Schema, Struct};
+use crate::schema::{ElementKind, Kind, Schema, StructSchema};
 use crate::slot::{Slot, pos};
-use crate::value::{Record, Value};
+use crate::value::Record;
 use crate::view::{Slots, View, ViewBuf};
 
 type Decoded<T, E = DecodeError> = Result<T, E>;
@@ -162,13 +161,13 @@ impl Schema {
     /// A value with every field zero or empty: what the generated packet's
     /// `Default` holds. Set its fields with [`Record::get_mut`].
     pub fn zero(&self) -> Record<'static> {
-        zero_record(&self.root)
+        Record::zero(&self.root)
     }
 
     /// The packet's length, header included, when it never varies (no
     /// string, bytes or array anywhere in it).
     pub fn fixed_len(&self) -> Option<usize> {
-        fn fixed(s: &Struct) -> bool {
+        fn fixed(s: &StructSchema) -> bool {
             s.fields.iter().all(|f| match &f.kind {
                 Kind::Scalar(_) => true,
                 Kind::Object(inner) => fixed(inner),
@@ -183,32 +182,13 @@ impl Schema {
     }
 }
 
-/// The zero value of a struct: what the generated type's `Default` holds.
-pub(crate) fn zero_record(s: &Struct) -> Record<'static> {
-    Record {
-        names: std::sync::Arc::clone(&s.names),
-        values: s.fields.iter().map(|f| zero(&f.kind)).collect(),
-    }
-}
-
-/// The zero value of a field of kind `kind`.
-pub(crate) fn zero(kind: &Kind) -> Value<'static> {
-    match kind {
-        Kind::Scalar(s) => scalar::zero(*s),
-        Kind::String => Value::String(Str::default()),
-        Kind::Bytes => Value::Bytes(Bytes::default()),
-        Kind::Array(_) => Value::Array(Vec::new()),
-        Kind::Object(s) => Value::Object(zero_record(s)),
-    }
-}
-
 /// Scalar fields `fields` of the record of `s` at slot `base`, read at the
 /// cursor as their runtime type `T`.
 #[inline(always)]
 fn read_scalars<T: ScalarType, E: Failure>(
     _: PhantomData<T>,
     d: &mut Decoder<'_, E>,
-    s: &Struct,
+    s: &StructSchema,
     fields: Fields,
     base: usize,
 ) -> Decoded<(), E> {
@@ -244,7 +224,7 @@ fn read_group<T: ScalarType, E: Failure>(
 fn push_scalars<T: ScalarType, E: Failure>(
     _: PhantomData<T>,
     d: &mut Decoder<'_, E>,
-    s: &Struct,
+    s: &StructSchema,
     fields: Fields,
 ) -> Decoded<(), E> {
     for field in fields.range() {
@@ -275,7 +255,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
     }
 
     /// Room for a record of `s`, every field zero; its first slot.
-    fn reserve(&mut self, s: &Struct) -> usize {
+    fn reserve(&mut self, s: &StructSchema) -> usize {
         let start = self.slots.len();
         // Slot by slot: records are small, and a call to `memcpy` costs
         // more than copying them.
@@ -291,7 +271,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
 
     /// A block at the cursor (its implicit metadata words, then its
     /// fields); its record's first slot.
-    fn block(&mut self, s: &Struct) -> Decoded<usize, E> {
+    fn block(&mut self, s: &StructSchema) -> Decoded<usize, E> {
         let meta = self.r.pos();
         self.r.skip(2 * s.meta_words)?;
         self.object(s, meta)
@@ -299,7 +279,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
 
     /// A whole struct whose implicit slots start at `meta`; its record's
     /// first slot.
-    fn object(&mut self, s: &Struct, meta: usize) -> Decoded<usize, E> {
+    fn object(&mut self, s: &StructSchema, meta: usize) -> Decoded<usize, E> {
         if s.sequential {
             return self.sequential(s);
         }
@@ -312,7 +292,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
     /// neither room reserved first nor refs (or, when a first read takes
     /// some a chunk at a time, its record reserved and filled).
     #[inline]
-    fn sequential(&mut self, s: &Struct) -> Decoded<usize, E> {
+    fn sequential(&mut self, s: &StructSchema) -> Decoded<usize, E> {
         let start = self.slots.len();
         self.push_fields(s)?;
         Ok(start)
@@ -322,7 +302,7 @@ impl<'a, E: Failure> Decoder<'a, E> {
     /// so far. Inlined: an array of such structs calls it per element, and
     /// a call costs more than a small element's fields.
     #[inline(always)]
-    fn push_fields(&mut self, s: &Struct) -> Decoded<(), E> {
+    fn push_fields(&mut self, s: &StructSchema) -> Decoded<(), E> {
         if E::BY_CHUNK && s.chunked_reads {
             let start = self.reserve(s);
             return self.run(s, &s.all, start, start);
@@ -334,7 +314,13 @@ impl<'a, E: Failure> Decoder<'a, E> {
     }
 
     /// The operations of `program` into the record of `s` at slot `base`.
-    fn run(&mut self, s: &Struct, program: &Program, base: usize, meta: usize) -> Decoded<(), E> {
+    fn run(
+        &mut self,
+        s: &StructSchema,
+        program: &Program,
+        base: usize,
+        meta: usize,
+    ) -> Decoded<(), E> {
         let start = self.r.pos();
         let mut refs = RefPositions::default();
         let ops = if E::BY_CHUNK {
@@ -451,15 +437,15 @@ impl<'a, E: Failure> Decoder<'a, E> {
     /// element inside the packet, the budget of bytes spent (no loops, no
     /// overlap), exactly `count` links; its slot goes to `dest`. The slots
     /// grow with the elements read, never from the count on the wire.
-    fn array(&mut self, element: &Element, meta: usize, dest: usize) -> Decoded<(), E> {
+    fn array(&mut self, element: &ElementKind, meta: usize, dest: usize) -> Decoded<(), E> {
         let start = self.slots.len();
         let count = match element {
-            Element::Scalar(s) => self.links(meta, |d| {
+            ElementKind::Scalar(s) => self.links(meta, |d| {
                 let slot = Slot::read_scalar(*s, &mut d.r)?;
                 d.slots.push(slot);
                 Ok(())
             })?,
-            Element::String => self.links(meta, |d| {
+            ElementKind::String => self.links(meta, |d| {
                 let meta = d.r.pos();
                 d.r.skip(2)?;
                 let slot = d.string(meta)?;
@@ -468,9 +454,9 @@ impl<'a, E: Failure> Decoder<'a, E> {
             })?,
             // Scalars only: every element's record has as many slots, so
             // the elements follow each other without links.
-            Element::Block(s) if s.sequential => self.links(meta, |d| d.push_fields(s))?,
+            ElementKind::Block(s) if s.sequential => self.links(meta, |d| d.push_fields(s))?,
             // Each element's record is linked from the one before.
-            Element::Block(s) => {
+            ElementKind::Block(s) => {
                 let mut previous: Option<usize> = None;
                 self.links(meta, |d| {
                     let here = d.slots.len();

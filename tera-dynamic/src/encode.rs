@@ -5,15 +5,16 @@
 //! [`Schema::encoded_len`]'s job (and the error path's).
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 
 use tera_defs_front::model::Scalar;
 use tera_packets::{Chain, Error, ErrorKind, HEADER_LEN, MAX_PACKET_LEN, Wire, Writer};
 
+use crate::check;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::program::{Chunk, Entry, Fields, Meta, Op, Program, RefPositions, Run, match_op};
-use crate::scalar::{self, ScalarType, with_scalar};
-use crate::schema::{Element, FieldSchema, Kind, Schema, Struct};
+use crate::scalar::{self, ScalarType};
+use crate::scalars::with_scalar;
+use crate::schema::{ElementKind, Kind, Schema, StructSchema};
 use crate::value::{Record, Value};
 
 type Encoded<T> = Result<T, EncodeError>;
@@ -23,7 +24,8 @@ impl Schema {
     /// when a field of `value` is missing or has another type than the
     /// def's.
     pub fn encoded_len(&self, value: &Record<'_>) -> Encoded<usize> {
-        Ok(HEADER_LEN + block_len(&self.root, value)?)
+        check::record(&self.root, value)?;
+        Ok(HEADER_LEN + block_len(&self.root, value))
     }
 
     /// Encodes `value` into the front of `buf` with `opcode` in its header
@@ -99,170 +101,94 @@ fn misfit_unexplained() -> EncodeError {
 }
 
 /// The values of `record` in the order of `s`'s fields, or [`Misfit`] when
-/// one is missing or named otherwise. A record built from `s` (decoded, or
-/// its zero) shares its names: one pointer compared.
+/// one is missing or named otherwise. A record of `s` (decoded, its zero,
+/// read from JSON) holds `s` itself: one pointer compared.
 #[inline]
-fn values_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Result<&'r [Value<'a>], Misfit> {
-    let same = Arc::ptr_eq(&record.names, &s.names) && record.values.len() == s.fields.len();
-    if same || first_misnamed(s, record).is_none() {
+fn values_of<'r, 'a>(s: &StructSchema, record: &'r Record<'a>) -> Result<&'r [Value<'a>], Misfit> {
+    if check::same_fields(s, record) {
         Ok(&record.values)
     } else {
         Err(Misfit)
     }
 }
 
-/// The first of `s`'s fields that `record` lacks or names otherwise (for
-/// a record not built from `s`: rare, and kept out of the write path).
-#[cold]
-fn first_misnamed<'s>(s: &'s Struct, record: &Record<'_>) -> Option<&'s FieldSchema> {
-    s.fields.iter().enumerate().find_map(|(k, f)| {
-        match (record.names.get(k), record.values.get(k)) {
-            (Some(name), Some(_)) if **name == *f.name => None,
-            _ => Some(f),
+impl From<check::Mismatch> for EncodeError {
+    #[cold]
+    fn from(e: check::Mismatch) -> Self {
+        EncodeErrorKind::Mismatch {
+            path: e.path,
+            expected: e.expected,
+            found: e.found,
         }
-    })
-}
-
-/// Puts `name` in front of the path of a mismatch found inside it.
-fn inside(name: &str, mut e: EncodeError) -> EncodeError {
-    if let EncodeErrorKind::Mismatch { path, .. } = e.kind_mut() {
-        *path = if path.is_empty() {
-            name.to_string()
-        } else if path.starts_with('[') {
-            format!("{name}{path}")
-        } else {
-            format!("{name}.{path}")
-        };
-    }
-    e
-}
-
-fn mismatch(expected: &'static str, found: Option<&Value<'_>>) -> EncodeError {
-    EncodeErrorKind::Mismatch {
-        path: String::new(),
-        expected,
-        found: found.map_or("nothing", Value::type_name),
-    }
-    .into()
-}
-
-/// [`values_of`], with the field at fault named.
-fn fields_of<'r, 'a>(s: &Struct, record: &'r Record<'a>) -> Encoded<&'r [Value<'a>]> {
-    values_of(s, record).map_err(|Misfit| {
-        first_misnamed(s, record).map_or_else(misfit_unexplained, |f| {
-            inside(&f.name, mismatch(kind_name(&f.kind), None))
-        })
-    })
-}
-
-fn kind_name(kind: &Kind) -> &'static str {
-    match kind {
-        Kind::Scalar(s) => scalar::def_name(*s),
-        Kind::String => "string",
-        Kind::Bytes => "bytes",
-        Kind::Array(_) => "array",
-        Kind::Object(_) => "object",
+        .into()
     }
 }
 
-fn block_len(s: &Struct, record: &Record<'_>) -> Encoded<usize> {
-    Ok(2 * s.meta_words + program_len(s, &s.all, record)?)
+/// The bytes of a block, its implicit metadata included (`record` checked
+/// against `s` first: a value of another type counts nothing).
+fn block_len(s: &StructSchema, record: &Record<'_>) -> usize {
+    2 * s.meta_words + program_len(s, &s.all, record)
 }
 
-/// The bytes the operations of `program` write at the cursor, checking
-/// the type of every value.
-fn program_len(s: &Struct, program: &Program, record: &Record<'_>) -> Encoded<usize> {
-    let values = fields_of(s, record)?;
-    let mut total = 0;
-    for op in &program.ops {
-        total += match_op!(*op, fields => scalar_len(s, fields, values)?,
-            Op::Var { field, .. } => field_len(&s.fields[field].kind, &values[field])
-                .map_err(|e| inside(&s.fields[field].name, e))?,
-            Op::Ref { bytes, .. } | Op::Skip(bytes) => bytes,
+/// The bytes the operations of `program` write at the cursor.
+fn program_len(s: &StructSchema, program: &Program, record: &Record<'_>) -> usize {
+    let values = &record.values;
+    let var = |i: usize| values.get(i).map_or(0, |v| field_len(&s.fields[i].kind, v));
+    program
+        .ops
+        .iter()
+        .map(|op| match op {
+            Op::Var { field, .. } => var(*field),
+            Op::Ref { bytes, .. } | Op::Skip(bytes) => *bytes,
+            Op::Part { field, part, .. } => match (&s.fields[*field].kind, values.get(*field)) {
+                (Kind::Object(child), Some(Value::Object(inner))) => {
+                    program_len(child, child.program(Some(*part)), inner)
+                }
+                _ => 0,
+            },
+            Op::Interleaved(group) => group.iter().map(|&(i, _)| var(i)).sum(),
             // In `writes` only.
             Op::Chunk(_) | Op::Run(_) => 0,
-            Op::Part { field, part, .. } => {
-                let f = &s.fields[field];
-                match (&f.kind, &values[field]) {
-                    (Kind::Object(child), Value::Object(inner)) => {
-                        program_len(child, child.program(Some(part)), inner)
-                    }
-                    (_, value) => Err(mismatch("object", Some(value))),
-                }
-                .map_err(|e| inside(&f.name, e))?
-            }
-            Op::Interleaved(ref group) => {
-                let mut bytes = 0;
-                for &(field, _) in group.iter() {
-                    bytes += field_len(&s.fields[field].kind, &values[field])
-                        .map_err(|e| inside(&s.fields[field].name, e))?;
-                }
-                bytes
-            }
-        );
+            scalar => scalar.scalar_fields().map_or(0, |fields| {
+                fields.range().map(|i| scalar_len(&s.fields[i].kind)).sum()
+            }),
+        })
+        .sum()
+}
+
+fn scalar_len(kind: &Kind) -> usize {
+    match kind {
+        Kind::Scalar(s) => s.wire_size(),
+        _ => 0,
     }
-    Ok(total)
 }
 
-/// The size of scalar fields `fields`, of runtime type `T`.
-#[inline(always)]
-fn scalar_len<T: ScalarType>(
-    _: PhantomData<T>,
-    s: &Struct,
-    fields: Fields,
-    values: &[Value<'_>],
-) -> Encoded<usize> {
-    for field in fields.range() {
-        if T::of(&values[field]).is_none() {
-            return Err(scalar_mismatch::<T>(s, field, values));
-        }
-    }
-    Ok(fields.count * T::FIXED_SIZE.unwrap_or(0))
-}
-
-#[cold]
-fn scalar_mismatch<T: ScalarType>(s: &Struct, field: usize, values: &[Value<'_>]) -> EncodeError {
-    inside(&s.fields[field].name, mismatch(T::NAME, values.get(field)))
-}
-
-fn field_len(kind: &Kind, value: &Value<'_>) -> Encoded<usize> {
+fn field_len(kind: &Kind, value: &Value<'_>) -> usize {
     match (kind, value) {
-        (Kind::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
-        (Kind::String, Value::String(v)) => Ok(v.wire_len()),
-        (Kind::Bytes, Value::Bytes(v)) => Ok(v.wire_len()),
-        (Kind::Array(element), Value::Array(items)) => {
-            let mut total = 0;
-            for (n, item) in items.iter().enumerate() {
-                total +=
-                    4 + element_len(element, item).map_err(|e| inside(&format!("[{n}]"), e))?;
-            }
-            Ok(total)
-        }
+        (Kind::Scalar(s), _) => s.wire_size(),
+        (Kind::String, Value::String(v)) => v.wire_len(),
+        (Kind::Bytes, Value::Bytes(v)) => v.wire_len(),
+        (Kind::Array(element), Value::Array(items)) => items
+            .iter()
+            .map(|item| 4 + element_len(element, item))
+            .sum(),
         (Kind::Object(s), Value::Object(inner)) => program_len(s, &s.all, inner),
-        (kind, v) => Err(mismatch(kind_name(kind), Some(v))),
+        _ => 0,
     }
 }
 
-fn element_len(element: &Element, value: &Value<'_>) -> Encoded<usize> {
+fn element_len(element: &ElementKind, value: &Value<'_>) -> usize {
     match (element, value) {
-        (Element::Scalar(s), v) if scalar::matches(*s, v) => Ok(s.wire_size()),
-        (Element::String, Value::String(v)) => Ok(2 + v.wire_len()),
-        (Element::Block(s), Value::Object(inner)) => block_len(s, inner),
-        (element, v) => Err(element_mismatch(element, v)),
-    }
-}
-
-fn element_mismatch(element: &Element, v: &Value<'_>) -> EncodeError {
-    match element {
-        Element::Scalar(s) => mismatch(scalar::def_name(*s), Some(v)),
-        Element::String => mismatch("string", Some(v)),
-        Element::Block(_) => mismatch("object", Some(v)),
+        (ElementKind::Scalar(s), _) => s.wire_size(),
+        (ElementKind::String, Value::String(v)) => 2 + v.wire_len(),
+        (ElementKind::Block(s), Value::Object(inner)) => block_len(s, inner),
+        _ => 0,
     }
 }
 
 /// Writes a block at the cursor.
 #[inline]
-fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Written {
+fn write_block(s: &StructSchema, record: &Record<'_>, w: &mut Writer<'_>) -> Written {
     let values = values_of(s, record)?;
     if s.sequential {
         return write_sequential(s, values, w);
@@ -275,7 +201,7 @@ fn write_block(s: &Struct, record: &Record<'_>, w: &mut Writer<'_>) -> Written {
 /// Writes the operations of `program` (`values` are `s`'s fields, checked
 /// by [`values_of`]); implicit slots from `meta`.
 fn write_program(
-    s: &Struct,
+    s: &StructSchema,
     program: &Program,
     values: &[Value<'_>],
     w: &mut Writer<'_>,
@@ -320,7 +246,7 @@ fn write_program(
 
 /// Writes a struct of scalars in field order, without metadata or refs.
 #[inline]
-fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
+fn write_sequential(s: &StructSchema, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     match &s.run {
         Some(run) => write_run(run, values, w),
         None => write_writes(s, values, w),
@@ -329,7 +255,7 @@ fn write_sequential(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Wri
 
 /// Writes a struct of scalars through its walk's operations.
 #[inline(never)]
-fn write_writes(s: &Struct, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
+fn write_writes(s: &StructSchema, values: &[Value<'_>], w: &mut Writer<'_>) -> Written {
     for op in &s.all.writes {
         match_op!(*op, fields => write_scalars(fields, values, w)?,
             Op::Chunk(ref chunk) => write_chunk(chunk, values, w)?,
@@ -447,11 +373,11 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
         (Kind::Bytes, Value::Bytes(v)) => v.write(w, meta),
         // Blocks of scalars, the most common elements, without going
         // through `write_element` for each.
-        (Kind::Array(Element::Block(s)), Value::Array(items)) if s.sequential => {
+        (Kind::Array(ElementKind::Block(s)), Value::Array(items)) if s.sequential => {
             write_scalar_blocks(s, items, w, meta)?
         }
         // Scalars: the element type chosen once for the whole array.
-        (Kind::Array(Element::Scalar(scalar)), Value::Array(items)) => {
+        (Kind::Array(ElementKind::Scalar(scalar)), Value::Array(items)) => {
             write_scalar_array(*scalar, items, w, meta)?
         }
         (Kind::Array(element), Value::Array(items)) => {
@@ -466,7 +392,7 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
         (Kind::Object(s), Value::Object(inner)) => {
             write_program(s, &s.all, values_of(s, inner)?, w, meta)?
         }
-        (Kind::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
+        (Kind::Scalar(s), v) if v.scalar() == Some(*s) => scalar::write(v, w),
         _ => return Err(Misfit),
     }
     Ok(())
@@ -477,7 +403,7 @@ fn write_field(kind: &Kind, value: &Value<'_>, w: &mut Writer<'_>, meta: usize) 
 /// run, all of one size, are written as one piece.
 #[inline(never)]
 fn write_scalar_blocks(
-    s: &Struct,
+    s: &StructSchema,
     items: &[Value<'_>],
     w: &mut Writer<'_>,
     meta: usize,
@@ -497,7 +423,7 @@ fn write_scalar_blocks(
 /// fields with `write`.
 #[inline(always)]
 fn write_blocks(
-    s: &Struct,
+    s: &StructSchema,
     items: &[Value<'_>],
     w: &mut Writer<'_>,
     meta: usize,
@@ -534,15 +460,15 @@ fn write_scalar_array(
     with_scalar!(scalar, each)
 }
 
-fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Written {
+fn write_element(element: &ElementKind, value: &Value<'_>, w: &mut Writer<'_>) -> Written {
     match (element, value) {
-        (Element::Scalar(s), v) if scalar::matches(*s, v) => scalar::write(v, w),
-        (Element::String, Value::String(v)) => {
+        (ElementKind::Scalar(s), v) if v.scalar() == Some(*s) => scalar::write(v, w),
+        (ElementKind::String, Value::String(v)) => {
             let meta = w.pos();
             zeros(w, 2);
             v.write(w, meta);
         }
-        (Element::Block(s), Value::Object(inner)) => write_block(s, inner, w)?,
+        (ElementKind::Block(s), Value::Object(inner)) => write_block(s, inner, w)?,
         _ => return Err(Misfit),
     }
     Ok(())
@@ -550,13 +476,13 @@ fn write_element(element: &Element, value: &Value<'_>, w: &mut Writer<'_>) -> Wr
 
 /// A group of interleaved arrays: their elements alternate.
 fn write_interleaved(
-    s: &Struct,
+    s: &StructSchema,
     group: &[(usize, Meta)],
     values: &[Value<'_>],
     w: &mut Writer<'_>,
     meta_of: impl Fn(Meta, &Writer<'_>) -> usize,
 ) -> Written {
-    let mut lists: Vec<(&Element, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
+    let mut lists: Vec<(&ElementKind, &[Value<'_>], Chain)> = Vec::with_capacity(group.len());
     for &(i, at) in group {
         match (&s.fields[i].kind, &values[i]) {
             (Kind::Array(element), Value::Array(items)) => {

@@ -91,11 +91,6 @@ impl EncodeError {
         &self.0
     }
 
-    /// The case, to add to its details.
-    pub(crate) fn kind_mut(&mut self) -> &mut EncodeErrorKind {
-        &mut self.0
-    }
-
     /// The case, to take apart.
     pub fn into_kind(self) -> EncodeErrorKind {
         *self.0
@@ -112,4 +107,28 @@ impl From<tera_packets::Error> for EncodeError {
     fn from(e: tera_packets::Error) -> Self {
         EncodeErrorKind::Wire(e).into()
     }
+}
+
+/// Why [`Record::try_set`](crate::Record::try_set) refused a value; the
+/// record is left as it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetError {
+    /// The record's struct has no field of this name.
+    #[error("no field `{name}` in this record")]
+    NoField {
+        /// The name asked for.
+        name: String,
+    },
+    /// The value does not have the field's type (or, inside an array or
+    /// object, one of its parts does not).
+    #[error("field `{path}`: expected {expected}, found {found}")]
+    Mismatch {
+        /// The field at fault, as a dotted path with `[i]` for array
+        /// elements, from the field set.
+        path: String,
+        /// The def's type.
+        expected: &'static str,
+        /// What the value holds (`nothing` for a missing field).
+        found: &'static str,
+    },
 }

@@ -13,43 +13,48 @@ use serde::{Deserialize, Serialize};
 use tera_defs_front::model::Scalar;
 use tera_packets::{Bytes, Str};
 
-use crate::scalar::with_scalar;
-use crate::schema::{Element, Kind, Schema, Struct};
+use crate::scalars::{for_each_scalar, with_scalar};
+use crate::schema::{ElementKind, Kind, Schema, StructSchema};
 use crate::value::{Record, Value};
 use crate::view::{ArrayView, RecordView, View, ViewValue};
 
-impl Serialize for Value<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Bool(v) => v.serialize(s),
-            Value::Byte(v) => v.serialize(s),
-            Value::Int16(v) => v.serialize(s),
-            Value::UInt16(v) => v.serialize(s),
-            Value::Int32(v) => v.serialize(s),
-            Value::UInt32(v) => v.serialize(s),
-            Value::Int64(v) => s.collect_str(v),
-            Value::UInt64(v) => s.collect_str(v),
-            Value::Float(v) => v.serialize(s),
-            Value::Double(v) => v.serialize(s),
-            Value::Vec3(v) => v.serialize(s),
-            Value::Vec3fa(v) => v.serialize(s),
-            Value::Angle(v) => v.serialize(s),
-            Value::SkillId(v) => v.serialize(s),
-            Value::SkillId32(v) => v.serialize(s),
-            Value::Customize(v) => v.serialize(s),
-            Value::String(v) => v.serialize(s),
-            Value::Bytes(v) => v.serialize(s),
-            Value::Array(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
+/// Implements `Serialize` for [`Value`] from the scalar list: 64-bit
+/// integers as decimal strings, the others through their own impls.
+macro_rules! serialize_value {
+    ([] $($v:ident($t:ty) $acc:ident $class:ident $doc:literal,)*) => {
+        impl Serialize for Value<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Value::$v(v) => serialize_scalar!($v, v, s),)*
+                    Value::String(v) => v.serialize(s),
+                    Value::Bytes(v) => v.serialize(s),
+                    Value::Array(items) => {
+                        let mut seq = s.serialize_seq(Some(items.len()))?;
+                        for item in items {
+                            seq.serialize_element(item)?;
+                        }
+                        seq.end()
+                    }
+                    Value::Object(record) => record.serialize(s),
                 }
-                seq.end()
             }
-            Value::Object(record) => record.serialize(s),
         }
-    }
+    };
 }
+
+macro_rules! serialize_scalar {
+    (Int64, $x:ident, $s:ident) => {
+        tera_packets::json::int64::serialize($x, $s)
+    };
+    (UInt64, $x:ident, $s:ident) => {
+        tera_packets::json::int64::serialize($x, $s)
+    };
+    ($v:ident, $x:ident, $s:ident) => {
+        $x.serialize($s)
+    };
+}
+
+for_each_scalar!(serialize_value);
 
 impl Serialize for Record<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -110,7 +115,7 @@ impl Schema {
 }
 
 /// A struct's fields, by name (a JSON object) or in order (a sequence).
-struct StructSeed<'s>(&'s Struct);
+struct StructSeed<'s>(&'s Arc<StructSchema>);
 
 impl<'de> DeserializeSeed<'de> for StructSeed<'_> {
     type Value = Record<'static>;
@@ -143,7 +148,7 @@ impl<'de> Visitor<'de> for StructSeed<'_> {
             }
         }
         let mut record = Record {
-            names: Arc::clone(&self.0.names),
+            schema: Arc::clone(self.0),
             values: Vec::with_capacity(fields.len()),
         };
         for (f, v) in fields.iter().zip(values) {
@@ -156,7 +161,7 @@ impl<'de> Visitor<'de> for StructSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Record<'static>, A::Error> {
         let mut record = Record {
-            names: Arc::clone(&self.0.names),
+            schema: Arc::clone(self.0),
             values: Vec::with_capacity(self.0.fields.len()),
         };
         for (n, f) in self.0.fields.iter().enumerate() {
@@ -187,11 +192,11 @@ impl<'de> DeserializeSeed<'de> for KindSeed<'_> {
 
 fn scalar<'de, D: Deserializer<'de>>(s: Scalar, d: D) -> Result<Value<'static>, D::Error> {
     macro_rules! read {
-        (i64, $v:ident) => {
-            Value::$v(tera_packets::json::int64::deserialize::<i64, D>(d)?)
+        ($t:ty, Int64) => {
+            Value::Int64(tera_packets::json::int64::deserialize::<i64, D>(d)?)
         };
-        (u64, $v:ident) => {
-            Value::$v(tera_packets::json::int64::deserialize::<u64, D>(d)?)
+        ($t:ty, UInt64) => {
+            Value::UInt64(tera_packets::json::int64::deserialize::<u64, D>(d)?)
         };
         ($t:ty, $v:ident) => {
             Value::$v(<$t>::deserialize(d)?)
@@ -201,7 +206,7 @@ fn scalar<'de, D: Deserializer<'de>>(s: Scalar, d: D) -> Result<Value<'static>, 
 }
 
 /// The elements of an array.
-struct ArraySeed<'s>(&'s Element);
+struct ArraySeed<'s>(&'s ElementKind);
 
 impl<'de> Visitor<'de> for ArraySeed<'_> {
     type Value = Value<'static>;
@@ -219,15 +224,15 @@ impl<'de> Visitor<'de> for ArraySeed<'_> {
     }
 }
 
-struct ElementSeed<'s>(&'s Element);
+struct ElementSeed<'s>(&'s ElementKind);
 
 impl<'de> DeserializeSeed<'de> for ElementSeed<'_> {
     type Value = Value<'static>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value<'static>, D::Error> {
         match self.0 {
-            Element::Scalar(s) => scalar(*s, d),
-            Element::String => Ok(Value::String(Str::deserialize(d)?)),
-            Element::Block(s) => Ok(Value::Object(StructSeed(s).deserialize(d)?)),
+            ElementKind::Scalar(s) => scalar(*s, d),
+            ElementKind::String => Ok(Value::String(Str::deserialize(d)?)),
+            ElementKind::Block(s) => Ok(Value::Object(StructSeed(s).deserialize(d)?)),
         }
     }
 }

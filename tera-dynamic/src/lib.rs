@@ -38,31 +38,44 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Files, one job each: `schema` (a def lowered into structs and their
-//! walks), `program` (a walk as a list of operations), `value`, `view` (a
-//! decoded packet in one vector), `slot` (one value of a view), `scalar`
-//! (each scalar as its runtime type), `decode`, `encode`, `json` (serde),
-//! `catalog` (loading and lookup), `error`.
+//! Files, one job each, each importing only those above it: `scalars`
+//! (the one list of scalar types), `error`, `slot` (one value of a view),
+//! `program` (a walk as a list of operations), `schema` (a def's structs,
+//! fields and their kinds), `lower` (a def's wire plan lowered into
+//! them), `value` (the value tree), `scalar` (each scalar as its runtime
+//! type), `check` (the type rule of values, and the checked setter),
+//! `view` (a decoded packet in one vector), `access` (accessors, paths,
+//! `Index`, `From`), `decode`, `encode`, `json` (serde), `catalog`
+//! (loading and lookup).
 
 #![warn(missing_docs)]
 
+mod access;
 mod catalog;
+mod check;
 mod decode;
 mod encode;
 mod error;
 mod json;
+mod lower;
 mod program;
 mod scalar;
+mod scalars;
 mod schema;
 mod slot;
 mod value;
 mod view;
 
+pub use access::ValueIndex;
 pub use catalog::Catalog;
-pub use error::{DecodeError, EncodeError, EncodeErrorKind};
-pub use schema::{FieldSchema, Schema};
+pub use error::{DecodeError, EncodeError, EncodeErrorKind, SetError};
+pub use schema::{ElementKind, FieldSchema, Kind, Schema, StructSchema};
 pub use value::{Record, Value};
 pub use view::{ArrayView, RecordView, View, ViewBuf, ViewValue};
+
+/// The def language's simple and value types, as [`Kind::Scalar`] and
+/// [`Value::scalar`] name them.
+pub use tera_defs_front::model::Scalar;
 
 /// Re-exports of the front end's report type, in which load problems come.
 pub use tera_defs_front::Report;

@@ -1,42 +1,51 @@
-//! A def lowered once, at load time, into what decoding and encoding walk:
-//! each struct (the root, an array element, an object) with its walks,
-//! lowered from its wire plan (`tera-wire-plan`, made by the same lowering
-//! the code emitter uses, `tera_defs_front::plan::StructPlan`, so that both
-//! lay a block out the same way) into lists of operations.
+//! A def as decoding and encoding walk it, and as tools inspect it: the
+//! packet ([`Schema`]), each struct (the root, an array element, an object:
+//! [`StructSchema`]) with its fields ([`FieldSchema`]) and their types
+//! ([`Kind`]), and each struct's walks. `lower` makes them from the def's
+//! wire plans.
 
+use std::fmt;
 use std::sync::Arc;
 
-use tera_defs_front::model::{Def, ElemType, FieldType, Scalar};
-use tera_defs_front::plan::{LayoutError, StructPlan};
+use tera_defs_front::model::Scalar;
 
-use crate::program::{Op, Program, Run};
+use crate::program::{Program, Run};
 use crate::slot::Slot;
-use crate::value::Names;
 
 /// A def ready to decode and encode: its name, version and root block.
+///
+/// Its fields and their types are public, for tools that render or
+/// generate from a def:
+///
+/// ```
+/// use tera_dynamic::{Catalog, ElementKind, Kind, Scalar};
+///
+/// let mut catalog = Catalog::new();
+/// let schema = catalog
+///     .add_def("S_PARTY.2.def", "array members\n- uint32 id\n- string name\nuint16 leader\n")
+///     .map_err(|report| report.render(false))?;
+/// let kinds: Vec<String> = schema
+///     .fields()
+///     .iter()
+///     .map(|f| format!("{} {}", f.kind(), f.name()))
+///     .collect();
+/// assert_eq!(kinds, ["array members", "uint16 leader"]);
+/// let Kind::Array(ElementKind::Block(member)) = schema.field("members").unwrap().kind() else {
+///     panic!("an array of blocks");
+/// };
+/// assert!(matches!(member.field("id").unwrap().kind(), Kind::Scalar(Scalar::UInt32)));
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Schema {
     pub(crate) name: Arc<str>,
     pub(crate) version: u32,
     pub(crate) platform: Option<String>,
     pub(crate) file_name: String,
-    pub(crate) root: Struct,
+    pub(crate) root: Arc<StructSchema>,
 }
 
 impl Schema {
-    /// Lowers a def that validation accepted (a [`tera_defs_front::Checked`]
-    /// def). A def built by hand that cannot be laid out is an error.
-    pub fn new(def: &Def) -> Result<Schema, LayoutError> {
-        let plan = StructPlan::new(&def.root, &[])?;
-        Ok(Schema {
-            name: def.name.as_str().into(),
-            version: def.version,
-            platform: def.platform.clone(),
-            file_name: def.file_name.clone(),
-            root: Struct::new(&plan)?,
-        })
-    }
-
     /// The packet name (`S_CHAT`).
     pub fn name(&self) -> &str {
         &self.name
@@ -57,19 +66,28 @@ impl Schema {
         &self.file_name
     }
 
+    /// The root block.
+    pub fn root(&self) -> &Arc<StructSchema> {
+        &self.root
+    }
+
     /// The root block's fields, in def order.
-    pub fn fields(&self) -> impl Iterator<Item = &FieldSchema> {
-        self.root.fields.iter()
+    pub fn fields(&self) -> &[FieldSchema] {
+        self.root.fields()
+    }
+
+    /// The root block's field `name`.
+    pub fn field(&self, name: &str) -> Option<&FieldSchema> {
+        self.root.field(name)
     }
 }
 
-/// One struct: a block or an object, with its walks and its fields in the
-/// plan's order (split objects merged, repeated fields once).
+/// The fields of a block (the root, an array element) or an object, in
+/// def order (a split object's parts merged, a repeated field once), with
+/// the walks that decode and encode them.
 #[derive(Debug, Clone)]
-pub(crate) struct Struct {
+pub struct StructSchema {
     pub(crate) fields: Vec<FieldSchema>,
-    /// The fields' names, shared by every record of the struct.
-    pub(crate) names: Names,
     /// Every step, as a block or a whole object walks them.
     pub(crate) all: Program,
     /// The walk of each part, for a split object.
@@ -95,6 +113,28 @@ pub(crate) struct Struct {
     pub(crate) chunked_reads: bool,
 }
 
+impl StructSchema {
+    /// The fields, in def order.
+    pub fn fields(&self) -> &[FieldSchema] {
+        &self.fields
+    }
+
+    /// Field `name`.
+    pub fn field(&self, name: &str) -> Option<&FieldSchema> {
+        self.fields.get(self.index_of(name)?)
+    }
+
+    /// The position of field `name` in [`fields`](StructSchema::fields).
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| &*f.name == name)
+    }
+
+    /// The walk of part `part`, or of every step.
+    pub(crate) fn program(&self, part: Option<usize>) -> &Program {
+        part.and_then(|p| self.parts.get(p)).unwrap_or(&self.all)
+    }
+}
+
 /// A field of a struct: its def name (its JSON name too) and type.
 #[derive(Debug, Clone)]
 pub struct FieldSchema {
@@ -107,27 +147,51 @@ impl FieldSchema {
     pub fn name(&self) -> &str {
         &self.name
     }
+
+    /// The field's type.
+    pub fn kind(&self) -> &Kind {
+        &self.kind
+    }
 }
 
-/// The type of a field, with the struct behind arrays and objects.
+/// The type of a field, with the struct behind arrays and objects. Its
+/// `Display` is the def language's word (`uint32`, `array<string>`,
+/// `array`, `object`).
 #[derive(Debug, Clone)]
-pub(crate) enum Kind {
+pub enum Kind {
+    /// A simple or value type (`uint32`, `vec3`, ...).
     Scalar(Scalar),
+    /// `string`.
     String,
+    /// `bytes`.
     Bytes,
-    Array(Element),
-    Object(Box<Struct>),
+    /// `array<T>` or `array` (of blocks).
+    Array(ElementKind),
+    /// `object`: its fields inline.
+    Object(Arc<StructSchema>),
 }
 
 /// The element of an array: `array<T>` or a block of fields.
 #[derive(Debug, Clone)]
-pub(crate) enum Element {
+pub enum ElementKind {
+    /// `array<T>` of a simple or value type.
     Scalar(Scalar),
+    /// `array<string>`.
     String,
-    Block(Box<Struct>),
+    /// `array` with fields: each element a block.
+    Block(Arc<StructSchema>),
 }
 
 impl Kind {
+    /// The struct of an object, or of an array's block elements: what
+    /// [`Record::zero`](crate::Record::zero) makes a record of.
+    pub fn struct_schema(&self) -> Option<&Arc<StructSchema>> {
+        match self {
+            Kind::Object(s) | Kind::Array(ElementKind::Block(s)) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The metadata words of the field in its block.
     pub(crate) fn meta_words(&self) -> usize {
         match self {
@@ -137,75 +201,37 @@ impl Kind {
             Kind::Object(s) => s.meta_words,
         }
     }
+
+    /// The def language's word for the type, without an array's element
+    /// (`array`): what a type mismatch names.
+    pub(crate) fn word(&self) -> &'static str {
+        match self {
+            Kind::Scalar(s) => s.def_name(),
+            Kind::String => "string",
+            Kind::Bytes => "bytes",
+            Kind::Array(_) => "array",
+            Kind::Object(_) => "object",
+        }
+    }
 }
 
-impl Struct {
-    fn new(sp: &StructPlan<'_>) -> Result<Struct, LayoutError> {
-        let mut fields = Vec::with_capacity(sp.fields.len());
-        for (i, f) in sp.fields.iter().enumerate() {
-            let child = || -> Result<Box<Struct>, LayoutError> {
-                let plan = sp.child(i).unwrap_or_else(|| Err(Vec::new()))?;
-                Ok(Box::new(Struct::new(&plan)?))
-            };
-            let kind = match &f.def.ty {
-                FieldType::Scalar(s) => Kind::Scalar(*s),
-                FieldType::String => Kind::String,
-                FieldType::Bytes => Kind::Bytes,
-                FieldType::ArrayOf(ElemType::Scalar(s)) => Kind::Array(Element::Scalar(*s)),
-                FieldType::ArrayOf(ElemType::String) => Kind::Array(Element::String),
-                FieldType::Array(_) => Kind::Array(Element::Block(child()?)),
-                FieldType::Object(_) => Kind::Object(child()?),
-            };
-            fields.push(FieldSchema {
-                name: f.def.name.as_str().into(),
-                kind,
-            });
+impl ElementKind {
+    /// The def language's word for an element (`object` for a block).
+    pub(crate) fn word(&self) -> &'static str {
+        match self {
+            ElementKind::Scalar(s) => s.def_name(),
+            ElementKind::String => "string",
+            ElementKind::Block(_) => "object",
         }
-        let plan = &sp.plan;
-        let all = Program::new(plan, &fields, None);
-        let parts = if plan.parts() > 1 {
-            (0..plan.parts())
-                .map(|p| Program::new(plan, &fields, Some(p)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let unread_objects = (0..fields.len())
-            .filter(|&i| matches!(fields[i].kind, Kind::Object(_)) && !all.covers(i))
-            .collect();
-        let static_slots = fields.len()
-            + fields
-                .iter()
-                .map(|f| match &f.kind {
-                    Kind::Object(s) => s.static_slots,
-                    _ => 0,
-                })
-                .sum::<usize>();
-        let sequential = all.words == 0 && all.in_field_order(fields.len());
-        let chunked = all.writes.iter().any(|op| matches!(op, Op::Chunk(_)));
-        let chunked_reads = all.reads.iter().any(|op| matches!(op, Op::Chunk(_)));
-        let run = if sequential && !chunked {
-            Run::new(&fields)
-        } else {
-            None
-        };
-        Ok(Struct {
-            run,
-            chunked_reads,
-            sequential,
-            meta_words: all.words,
-            names: fields.iter().map(|f| Arc::clone(&f.name)).collect(),
-            zeros: fields.iter().map(|f| Slot::zero(&f.kind)).collect(),
-            unread_objects,
-            static_slots,
-            fields,
-            all,
-            parts,
-        })
     }
+}
 
-    /// The walk of part `part`, or of every step.
-    pub(crate) fn program(&self, part: Option<usize>) -> &Program {
-        part.and_then(|p| self.parts.get(p)).unwrap_or(&self.all)
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kind::Array(ElementKind::Block(_)) => f.write_str("array"),
+            Kind::Array(element) => write!(f, "array<{}>", element.word()),
+            kind => f.write_str(kind.word()),
+        }
     }
 }

@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use tera_packets::Str;
+use tera_packets::{Bytes, Str};
 
-use crate::scalar;
-use crate::schema::{Element, Kind, Struct};
+use crate::scalars::for_each_scalar;
+use crate::schema::{ElementKind, Kind, StructSchema};
 use crate::slot::Slot;
 use crate::value::{Record, Value};
 
@@ -18,7 +18,7 @@ use crate::value::{Record, Value};
 /// into a [`Record`] to change and encode.
 #[derive(Debug, Clone)]
 pub struct View<'s, 'a> {
-    root: &'s Struct,
+    root: &'s Arc<StructSchema>,
     packet: &'a [u8],
     slots: Slots<'s>,
 }
@@ -58,7 +58,7 @@ impl ViewBuf {
 /// The fields of a block or object of a [`View`].
 #[derive(Debug, Clone, Copy)]
 pub struct RecordView<'v, 'a> {
-    s: &'v Struct,
+    s: &'v Arc<StructSchema>,
     packet: &'a [u8],
     slots: &'v [Slot],
     start: usize,
@@ -67,7 +67,7 @@ pub struct RecordView<'v, 'a> {
 /// The elements of an array of a [`View`].
 #[derive(Debug, Clone, Copy)]
 pub struct ArrayView<'v, 'a> {
-    element: &'v Element,
+    element: &'v ElementKind,
     packet: &'a [u8],
     slots: &'v [Slot],
     first: usize,
@@ -87,7 +87,7 @@ pub enum ViewValue<'v, 'a> {
 }
 
 impl<'s, 'a> View<'s, 'a> {
-    pub(crate) fn new(root: &'s Struct, packet: &'a [u8], slots: Slots<'s>) -> Self {
+    pub(crate) fn new(root: &'s Arc<StructSchema>, packet: &'a [u8], slots: Slots<'s>) -> Self {
         View {
             root,
             packet,
@@ -182,13 +182,11 @@ impl<'v, 'a> RecordView<'v, 'a> {
                     }
                     .to_record(),
                 ),
-                (kind, slot) => slot
-                    .leaf(self.packet)
-                    .unwrap_or_else(|| crate::decode::zero(kind)),
+                (kind, slot) => leaf(slot, self.packet).unwrap_or_else(|| Value::zero(kind)),
             })
             .collect();
         Record {
-            names: Arc::clone(&self.s.names),
+            schema: Arc::clone(self.s),
             values,
         }
     }
@@ -214,15 +212,19 @@ impl<'v, 'a> RecordView<'v, 'a> {
                 slots: self.slots,
                 start: start as usize,
             }),
-            (kind, slot) => ViewValue::Value(
-                slot.leaf(self.packet)
-                    .unwrap_or_else(|| crate::decode::zero(kind)),
-            ),
+            (kind, slot) => {
+                ViewValue::Value(leaf(slot, self.packet).unwrap_or_else(|| Value::zero(kind)))
+            }
         }
     }
 }
 
 impl<'v, 'a> ArrayView<'v, 'a> {
+    /// Element `i`, if the array has that many.
+    pub fn get(&self, i: usize) -> Option<ViewValue<'v, 'a>> {
+        self.iter().nth(i)
+    }
+
     /// The number of elements.
     pub fn len(&self) -> usize {
         self.len
@@ -240,7 +242,7 @@ impl<'v, 'a> ArrayView<'v, 'a> {
         // records of a block of scalars in field order follow each other.
         let mut at = this.first;
         (0..this.len).map(move |_| match this.element {
-            Element::Block(s) if s.sequential => {
+            ElementKind::Block(s) if s.sequential => {
                 let record = RecordView {
                     s,
                     packet: this.packet,
@@ -250,7 +252,7 @@ impl<'v, 'a> ArrayView<'v, 'a> {
                 at += s.fields.len();
                 ViewValue::Object(record)
             }
-            Element::Block(s) => {
+            ElementKind::Block(s) => {
                 let record = RecordView {
                     s,
                     packet: this.packet,
@@ -262,15 +264,14 @@ impl<'v, 'a> ArrayView<'v, 'a> {
                 }
                 ViewValue::Object(record)
             }
-            Element::Scalar(_) | Element::String => {
+            ElementKind::Scalar(_) | ElementKind::String => {
                 let slot = this.slots.get(at).copied().unwrap_or(Slot::Next(0));
                 at += 1;
                 ViewValue::Value(
-                    slot.leaf(this.packet)
-                        .unwrap_or_else(|| match this.element {
-                            Element::Scalar(s) => scalar::zero(*s),
-                            _ => Value::String(Str::default()),
-                        }),
+                    leaf(slot, this.packet).unwrap_or_else(|| match this.element {
+                        ElementKind::Scalar(s) => Value::zero_scalar(*s),
+                        _ => Value::String(Str::default()),
+                    }),
                 )
             }
         })
@@ -290,7 +291,7 @@ impl<'a> ViewValue<'_, 'a> {
 
 impl PartialEq for RecordView<'_, '_> {
     fn eq(&self, other: &Self) -> bool {
-        self.s.names == other.s.names && self.iter().eq(other.iter())
+        self.iter().eq(other.iter())
     }
 }
 
@@ -299,3 +300,25 @@ impl PartialEq for ArrayView<'_, '_> {
         self.iter().eq(other.iter())
     }
 }
+
+/// Declares [`leaf`] from the scalar list.
+macro_rules! leaf_fn {
+    ([] $($v:ident($t:ty) $acc:ident $class:ident $doc:literal,)*) => {
+        /// A scalar, string or bytes slot as a value borrowing from `packet`;
+        /// `None` for arrays, objects and links.
+        #[inline(always)]
+        fn leaf(slot: Slot, packet: &[u8]) -> Option<Value<'_>> {
+            let range = |start: u32, len: u32| {
+                let start = start as usize;
+                packet.get(start..start + len as usize).unwrap_or_default()
+            };
+            Some(match slot {
+                $(Slot::$v(v) => Value::$v(v),)*
+                Slot::String { start, len } => Value::String(Str::from_utf16le(range(start, len))),
+                Slot::Bytes { start, len } => Value::Bytes(Bytes::from(range(start, len))),
+                Slot::Array { .. } | Slot::Object { .. } | Slot::Next(_) => return None,
+            })
+        }
+    };
+}
+for_each_scalar!(leaf_fn);

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use tera_dynamic::Catalog;
-use tera_opcodes::simulate::{Protocol, Score, patch_day, play_as};
+use tera_opcodes::simulate::{Breakdown, Protocol, Score, patch_day, play_as};
 use tera_opcodes::{DefSet, Discovery, OpcodeMap, Report, Samples};
 use tera_sessions::SessionId;
 
@@ -37,6 +37,7 @@ fn main() {
     catalog.load_dir(&root);
     let defs = DefSet::from_catalog(&catalog);
     let mut totals = [Score::default(); 2];
+    let mut breakdowns = [Breakdown::default(), Breakdown::default()];
     for seed in 1..=seeds {
         let truth = patch_day(&previous, seed);
         let protocol = base.with_map(&truth);
@@ -79,10 +80,31 @@ fn main() {
                 explain(&report, &samples, &truth);
             }
             add(&mut totals[k], &s);
+            breakdowns[k].add(&report, &samples, &truth);
         }
         println!("{line}");
     }
     table(seeds, &totals);
+    for (k, b) in breakdowns.iter().enumerate() {
+        println!();
+        println!(
+            "Where recall is lost ({}), opcodes by the shape of their packets:",
+            if k == 0 {
+                "fixed opcodes only"
+            } else {
+                "fixed + previous map"
+            }
+        );
+        println!();
+        print!("{}", b.table());
+        let missed: Vec<String> = b
+            .most_missed(40)
+            .iter()
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        println!();
+        println!("Missed most (of {seeds} seeds): {}", missed.join(", "));
+    }
 }
 
 fn add(total: &mut Score, s: &Score) {

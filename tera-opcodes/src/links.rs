@@ -205,8 +205,8 @@ type Holders = Vec<(usize, Arc<str>)>;
 pub(crate) struct Index {
     /// (field, value) -> the anchored groups that hold it, and a name.
     named: HashMap<(u32, u64), Holders>,
-    /// 64-bit values under any name -> groups.
-    wide: HashMap<u64, Vec<usize>>,
+    /// 64-bit values under any name -> the anchored groups that hold it.
+    wide: HashMap<u64, Holders>,
     /// (field, value) -> the anchored packets (numbered) that hold it.
     tuples: HashMap<(u32, u64), Vec<u32>>,
     /// Each numbered anchored packet's group and name.
@@ -240,8 +240,8 @@ impl Index {
                 }
                 if wide {
                     let e = index.wide.entry(v).or_default();
-                    if e.len() < 4 && !e.contains(&group) {
-                        e.push(group);
+                    if e.len() < 4 && !e.iter().any(|(g, _)| *g == group) {
+                        e.push((group, Arc::clone(&name)));
                     }
                 }
             }
@@ -283,20 +283,30 @@ impl Index {
         // a 64-bit value found under another name only counts half.
         let mut by_field: HashMap<u32, (usize, f64, Vec<Arc<str>>)> = HashMap::new();
         let mut by_field_wide: HashMap<u32, f64> = HashMap::new();
+        // Values held by a packet of the same family, and the first such.
+        let mut kin_values = 0usize;
+        let mut family: Option<&Arc<str>> = None;
         for &(field, v, wide) in &digest.ints {
             let others = self
                 .named
                 .get(&(field, v))
                 .map(|e| e.iter().filter(|(g, _)| *g != group).collect::<Vec<_>>())
                 .unwrap_or_default();
+            if let Some((_, other)) = others.iter().find(|(_, other)| kin(name, other)) {
+                kin_values += 1;
+                family.get_or_insert(other);
+            }
+            let wide_others: Vec<&(usize, Arc<str>)> = if wide && others.is_empty() {
+                self.wide
+                    .get(&v)
+                    .map(|e| e.iter().filter(|(g, _)| *g != group).collect())
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             let bits = if !others.is_empty() {
                 rarity(v)
-            } else if wide
-                && self
-                    .wide
-                    .get(&v)
-                    .is_some_and(|gs| gs.iter().any(|g| *g != group))
-            {
+            } else if !wide_others.is_empty() {
                 // Half, and at most WIDE_CAP a field: it says the def has a
                 // 64-bit field here, not which.
                 let w = by_field_wide.entry(field).or_default();
@@ -306,6 +316,7 @@ impl Index {
             } else {
                 continue;
             };
+            let others: Vec<&(usize, Arc<str>)> = others.into_iter().chain(wide_others).collect();
             let entry = by_field.entry(field).or_default();
             entry.0 += 1;
             entry.1 += bits;
@@ -317,11 +328,7 @@ impl Index {
         }
         let mut fields_found: Vec<_> = by_field.into_iter().collect();
         fields_found.sort_by_key(|(f, _)| *f);
-        let family = fields_found
-            .iter()
-            .flat_map(|(_, (_, _, with))| with.iter())
-            .find(|other| kin(name, other))
-            .map(|other| other.to_string());
+        let family = family.map(|other| other.to_string());
         for (field, (values, bits, with)) in fields_found {
             out.push(Evidence::Link {
                 field: fields.name(field).to_owned(),
@@ -336,7 +343,8 @@ impl Index {
         if let Some(with) = family {
             out.push(Evidence::Family {
                 with,
-                bits: FAMILY_BITS,
+                values: kin_values,
+                bits: family_bits(kin_values),
             });
         }
         if let Some(e) = self.near(group, digest, fields) {
@@ -412,31 +420,100 @@ impl Index {
     }
 }
 
-/// What a value tied to a packet of the same family adds: the names
-/// share a word that says what the packet is about (`S_SPAWN_DROPITEM`
-/// and `C_TRY_LOOT_DROPITEM`, `S_ABNORMALITY_BEGIN` and
+/// What the first value tied to a packet of the same family adds: the
+/// names share a word that says what the packets are about
+/// (`S_SPAWN_DROPITEM` and `C_TRY_LOOT_DROPITEM`, `S_ABNORMALITY_BEGIN` and
 /// `S_ABNORMALITY_END`).
 const FAMILY_BITS: f64 = 6.0;
+/// Each further value tied to the family: a def of the same layout under
+/// another name would hold ids of its own topic (a collection's, not a
+/// dropped item's), so every id that turns out to be of this family is a
+/// test that name passes and the other would not.
+const FAMILY_MORE_BITS: f64 = 2.0;
+/// All values tied to the family say this much at most.
+const FAMILY_CAP: f64 = 16.0;
 
-/// Words of packet names that say nothing of what a packet is about.
+fn family_bits(values: usize) -> f64 {
+    (FAMILY_BITS + FAMILY_MORE_BITS * values.saturating_sub(1) as f64).min(FAMILY_CAP)
+}
+
+/// Words of packet names that say nothing of what a packet is about:
+/// the sides, the verbs of a request, and the verbs of a life cycle
+/// (`SPAWN`/`DESPAWN`, `BEGIN`/`END`: they say what happens, not to what).
 const PLAIN_WORDS: &[&str] = &[
     "C", "S", "REQUEST", "RESPONSE", "REPLY", "RQ", "INFO", "LIST", "DATA", "EX", "START", "END",
-    "GET", "SET", "UPDATE", "CHANGE", "SHOW", "USER", "PLAYER", "ME", "MY",
+    "GET", "SET", "UPDATE", "CHANGE", "SHOW", "USER", "PLAYER", "ME", "MY", "SPAWN", "DESPAWN",
+    "BEGIN", "TRY", "ADD", "DEL", "DELETE", "REMOVE",
 ];
 
-/// Whether two packet names share a word that says what they are about.
+/// The words that say what a name is about, without the plain ones.
+fn topic_words(name: &str) -> impl Iterator<Item = &str> {
+    name.split('_')
+        .filter(|w| w.len() > 1 && !PLAIN_WORDS.contains(w))
+}
+
+/// The name without its side and its life-cycle verbs: `S_SPAWN_USER` and
+/// `S_DESPAWN_USER` both give `USER`.
+fn life_cycle_stem(name: &str) -> String {
+    let rest = name
+        .strip_prefix("C_")
+        .or_else(|| name.strip_prefix("S_"))
+        .unwrap_or(name);
+    rest.split('_')
+        .filter(|w| {
+            !matches!(
+                *w,
+                "SPAWN"
+                    | "DESPAWN"
+                    | "BEGIN"
+                    | "END"
+                    | "START"
+                    | "STOP"
+                    | "ADD"
+                    | "DEL"
+                    | "DELETE"
+                    | "REMOVE"
+                    | "TRY"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// Whether two packet names are of one family: they share a word that
+/// says what they are about, or they are two ends of one life cycle
+/// (`S_SPAWN_USER` and `S_DESPAWN_USER`).
 pub(crate) fn kin(a: &str, b: &str) -> bool {
-    let words = |n: &str| -> Vec<String> {
-        n.split('_')
-            .filter(|w| w.len() > 1 && !PLAIN_WORDS.contains(w))
-            .map(str::to_owned)
-            .collect()
-    };
-    let wb = words(b);
-    words(a).iter().any(|w| wb.contains(w))
+    if a == b {
+        return false;
+    }
+    let wb: Vec<&str> = topic_words(b).collect();
+    if topic_words(a).any(|w| wb.contains(&w)) {
+        return true;
+    }
+    let stem = life_cycle_stem(a);
+    !stem.is_empty() && stem == life_cycle_stem(b)
 }
 
 fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
     let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
     (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_by_topic_and_by_life_cycle() {
+        assert!(kin("C_TRY_LOOT_DROPITEM", "S_SPAWN_DROPITEM"));
+        assert!(kin("C_NPC_CONTACT", "S_SPAWN_NPC"));
+        assert!(kin("S_DESPAWN_USER", "S_SPAWN_USER"));
+        assert!(kin("S_ABNORMALITY_END", "S_ABNORMALITY_BEGIN"));
+        // A life-cycle verb alone says nothing of what despawns.
+        assert!(!kin("C_DESPAWN_BUILD_OBJECT", "S_DESPAWN_NPC"));
+        assert!(!kin("S_SPAWN_USER", "S_SPAWN_USER"));
+        assert_eq!(family_bits(1), FAMILY_BITS);
+        assert_eq!(family_bits(100), FAMILY_CAP);
+    }
 }

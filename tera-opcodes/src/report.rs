@@ -71,6 +71,8 @@ pub enum Evidence {
     Family {
         /// The packet.
         with: String,
+        /// Distinct values tied to the family.
+        values: usize,
         /// Bits.
         bits: f64,
     },
@@ -161,7 +163,9 @@ impl Evidence {
                 "values together {matched}/{of} in {} ({bits:.0}b)",
                 with.join(",")
             ),
-            Evidence::Family { with, bits } => format!("same family as {with} ({bits:.0}b)"),
+            Evidence::Family { with, values, bits } => {
+                format!("{values} values of the family of {with} ({bits:.0}b)")
+            }
             Evidence::Position { field, near, bits } => {
                 format!("{field} near the player x{near} ({bits:.0}b)")
             }

@@ -64,6 +64,16 @@ impl Group {
     pub fn lengths(&self) -> usize {
         self.lengths
     }
+
+    /// The shortest packet's length, header included.
+    pub fn shortest(&self) -> usize {
+        self.shortest
+    }
+
+    /// The longest packet's length, header included.
+    pub fn longest(&self) -> usize {
+        self.longest
+    }
 }
 
 /// The packets of every session read, grouped.

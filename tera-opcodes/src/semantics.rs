@@ -16,6 +16,9 @@ const CLASSES: usize = crate::leaves::CLASSES;
 /// anything.
 const MIN_SEEN: u32 = 8;
 
+/// One field's values count as this many at most.
+const FIELD_VALUES: usize = 3;
+
 /// How strongly the learnt share of a class leans to the share over all
 /// names, in values.
 const PRIOR: f64 = 4.0;
@@ -51,8 +54,10 @@ impl Semantics {
         }
         let background =
             |c: usize| (f64::from(self.all[c]) + 1.0) / (f64::from(total) + CLASSES as f64);
-        let mut bits = 0.0;
-        let mut weighed = 0;
+        // Per field: the mean of its values' log-odds, counted as
+        // FIELD_VALUES values at most (one field's values are not
+        // independent tests: a few of them show its size class).
+        let mut per_field: HashMap<u32, (f64, usize)> = HashMap::new();
         for &(field, class) in &digest.classes {
             let Some(counts) = self.by_field.get(&field) else {
                 continue;
@@ -63,9 +68,15 @@ impl Semantics {
             }
             let c = usize::from(class).min(CLASSES - 1);
             let p = (f64::from(counts[c]) + PRIOR * background(c)) / (f64::from(seen) + PRIOR);
-            bits += (p / background(c)).log2();
-            weighed += 1;
+            let e = per_field.entry(field).or_default();
+            e.0 += (p / background(c)).log2();
+            e.1 += 1;
         }
+        let weighed: usize = per_field.values().map(|(_, n)| n).sum();
+        let bits: f64 = per_field
+            .values()
+            .map(|(sum, n)| sum / *n as f64 * (*n).min(FIELD_VALUES) as f64)
+            .sum();
         (weighed > 0).then(|| Evidence::Names {
             values: weighed,
             bits: bits.clamp(-32.0, 16.0),

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use tera_sessions::Direction;
+
 use crate::samples::Samples;
 
 /// The order of a login, as game clients and servers play it: each name's
@@ -42,9 +44,24 @@ pub(crate) struct Order {
     /// For each group, the groups near its packets: (group, how many of
     /// its packets have one of theirs within the window), by group.
     near: Vec<Vec<(usize, usize)>>,
+    /// For each group, the groups of the other side's next packet after
+    /// each of its packets: (group, how many times), by group.
+    next_other: Tallies,
+    /// ... and of the other side's packet just before each of its packets.
+    prev_other: Tallies,
 }
 
 impl Order {
+    /// The share of all packets that `group`'s side sent.
+    fn side_share(&self, group: usize) -> f64 {
+        let side = self.client[group];
+        let s: f64 = (0..self.share.len())
+            .filter(|&g| self.client[g] == side)
+            .map(|g| self.share[g])
+            .sum();
+        s.max(1e-9)
+    }
+
     fn near_count(&self, group: usize, other: usize) -> usize {
         let list = &self.near[group];
         list.binary_search_by_key(&other, |(g, _)| *g)
@@ -64,6 +81,39 @@ impl Order {
         let total = self.client.iter().filter(|c| **c == side).count();
         (total as f64 / (rivals + 1) as f64).log2()
     }
+
+    /// How many of `first`'s packets are answered by one of `second`'s as
+    /// the other side's very next packet, and of `second`'s packets
+    /// answer one of `first`'s: the lesser of the two counts.
+    fn answered(&self, first: usize, second: usize) -> usize {
+        count_of(&self.next_other[first], second).min(count_of(&self.prev_other[second], first))
+    }
+
+    /// How `second` stands out as the answer to `first` among the groups
+    /// of its side, and `first` as what `second` answers among the groups
+    /// of its side: the two ranks' bits, added (each is a test of its own).
+    fn answer_rank_bits(&self, first: usize, second: usize) -> f64 {
+        let rank = |list: &[(usize, usize)], me: usize| {
+            let mine = count_of(list, me);
+            let side = self.client[me];
+            let rivals = list.iter().filter(|(g, n)| *g != me && *n >= mine).count();
+            let total = self.client.iter().filter(|c| **c == side).count();
+            (total as f64 / (rivals + 1) as f64).log2()
+        };
+        rank(&self.next_other[first], second) + rank(&self.prev_other[second], first)
+    }
+}
+
+fn count_of(list: &[(usize, usize)], group: usize) -> usize {
+    list.binary_search_by_key(&group, |(g, _)| *g)
+        .map_or(0, |k| list[k].1)
+}
+
+/// Counts of groups, sorted by group.
+fn tally(counts: HashMap<usize, usize>) -> Vec<(usize, usize)> {
+    let mut list: Vec<(usize, usize)> = counts.into_iter().collect();
+    list.sort_unstable();
+    list
 }
 
 impl Order {
@@ -104,10 +154,9 @@ impl Order {
                     }
                 }
             }
-            let mut list: Vec<(usize, usize)> = counts.into_iter().collect();
-            list.sort_unstable();
-            near.push(list);
+            near.push(tally(counts));
         }
+        let (next_other, prev_other) = answers(samples, &sessions, groups.len());
         Order {
             sessions,
             first,
@@ -115,8 +164,43 @@ impl Order {
             counts,
             client,
             near,
+            next_other,
+            prev_other,
         }
     }
+}
+
+/// Counts of groups, by group, for each group.
+type Tallies = Vec<Vec<(usize, usize)>>;
+
+/// For each group, the groups of the other side's next packet after each
+/// of its packets, and of the other side's packet just before.
+fn answers(samples: &Samples, sessions: &[Vec<usize>], groups: usize) -> (Tallies, Tallies) {
+    let mut next: Vec<HashMap<usize, usize>> = vec![HashMap::new(); groups];
+    let mut prev: Vec<HashMap<usize, usize>> = vec![HashMap::new(); groups];
+    for list in sessions {
+        // The packets of each side since the other side last sent: the
+        // other side's next packet follows each of them, and comes just
+        // after the last.
+        let mut waiting: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for &i in list {
+            let p = samples.packet(i);
+            let side =
+                usize::from(samples.groups()[p.group].direction == Direction::ClientToServer);
+            let asked = std::mem::take(&mut waiting[1 - side]);
+            for &g in &asked {
+                *next[g].entry(p.group).or_default() += 1;
+            }
+            if let Some(&g) = asked.last() {
+                *prev[p.group].entry(g).or_default() += 1;
+            }
+            waiting[side].push(p.group);
+        }
+    }
+    (
+        next.into_iter().map(tally).collect(),
+        prev.into_iter().map(tally).collect(),
+    )
 }
 
 /// The part of a name that its request and its response share: the name
@@ -161,8 +245,32 @@ pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, 
     } else {
         chance
     };
+    // The tighter test: the other side's very next packet, whichever
+    // side asks first.
+    let (answered, first, second) = [(group, other), (other, group)]
+        .into_iter()
+        .map(|(a, b)| (order.answered(a, b), a, b))
+        .max_by_key(|(n, _, _)| *n)
+        .unwrap_or((0, group, other));
+    let most = order.counts[group].max(order.counts[other]);
+    if answered > 0 && 2 * answered >= most {
+        let side_share = order.share[second] / order.side_share(second);
+        let per_answer = (ANSWERED / side_share.clamp(1e-3, 0.5)).log2();
+        let tight = (answered as f64 * per_answer)
+            .min(order.answer_rank_bits(first, second))
+            .min(ANSWER_CAP);
+        if tight > bits {
+            return (answered, of, tight);
+        }
+    }
     (matched, of, bits.clamp(-24.0, 24.0))
 }
+
+/// How often a request is answered by its response as the other side's
+/// very next packet.
+const ANSWERED: f64 = 0.9;
+/// What a request answered by its response says at most.
+const ANSWER_CAP: f64 = 16.0;
 
 /// The login-order evidence for `group` being the name at `position` of
 /// [`LOGIN_ORDER`], given the groups of the names already named there
@@ -237,5 +345,52 @@ mod tests {
         assert_eq!(pair_key("C_CHAT"), pair_key("S_CHAT"));
         assert_ne!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO"));
         assert_eq!(pair_key("I_TELEPORT"), None);
+    }
+
+    /// A session where client opcode 1 is answered by server opcode 2 as
+    /// the very next server packet, among the traffic of 30 other server
+    /// and 10 other client opcodes; client opcode 3 comes just before
+    /// each request (same scene) but is never answered by 2.
+    fn scene() -> (Samples, Order) {
+        use tera_sessions::{SessionId, Timestamp};
+        let mut samples = Samples::new();
+        let mut t = 0;
+        let mut push = |samples: &mut Samples, direction: Direction, opcode: u16| {
+            t += 1;
+            let [lo, hi] = opcode.to_le_bytes();
+            samples.push_packet(SessionId(0), Timestamp(t), direction, &[4, 0, lo, hi]);
+        };
+        let (c, s) = (Direction::ClientToServer, Direction::ServerToClient);
+        for k in 0..12u16 {
+            push(&mut samples, c, 3);
+            push(&mut samples, s, 100 + k % 30);
+            push(&mut samples, c, 1);
+            push(&mut samples, s, 2);
+            for j in 0..6 {
+                push(&mut samples, s, 100 + (k * 7 + j) % 30);
+                push(&mut samples, c, 10 + (k + j) % 10);
+            }
+        }
+        samples.finish();
+        let order = Order::new(&samples);
+        (samples, order)
+    }
+
+    #[test]
+    fn a_response_that_answers_its_request_stands_out() {
+        let (samples, order) = scene();
+        let g = |d, op| samples.group(d, op).unwrap();
+        let request = g(Direction::ClientToServer, 1);
+        let response = g(Direction::ServerToClient, 2);
+        let neighbour = g(Direction::ClientToServer, 3);
+        assert_eq!(order.answered(request, response), 12);
+        assert_eq!(order.answered(neighbour, response), 0);
+        let (matched, of, bits) = pair(&order, request, response);
+        assert_eq!((matched, of), (12, 12));
+        // Both ranks single the pair out: more than the window's test,
+        // which the neighbour passes as well.
+        let (_, _, near) = pair(&order, neighbour, response);
+        assert!(bits > near + 4.0, "{bits} against {near}");
+        assert!(bits <= ANSWER_CAP);
     }
 }

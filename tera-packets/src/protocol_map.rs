@@ -43,6 +43,30 @@ impl ProtocolMap {
         out
     }
 
+    /// A map of `(name, opcode)` pairs already checked elsewhere (a map
+    /// file the def front end read, say); a later pair for a name or an
+    /// opcode replaces an earlier one.
+    pub fn from_entries<'a>(
+        revision: Option<u32>,
+        entries: impl IntoIterator<Item = (&'a str, u16)>,
+    ) -> Self {
+        let mut out = ProtocolMap {
+            revision,
+            ..ProtocolMap::default()
+        };
+        for (name, code) in entries {
+            if let Some(old) = out.by_name.insert(name.to_owned(), code) {
+                out.by_code.remove(&old);
+            }
+            if let Some(old) = out.by_code.insert(code, name.to_owned())
+                && old != name
+            {
+                out.by_name.remove(&old);
+            }
+        }
+        out
+    }
+
     /// Parses the text of a `protocol.REV.map` file: one `NAME = CODE` or
     /// `NAME CODE` a line, `#` comments. Duplicate names or codes and codes
     /// that do not fit a `u16` are errors.
@@ -110,5 +134,22 @@ impl ProtocolMap {
     /// All `(name, opcode)` pairs, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u16)> {
         self.by_name.iter().map(|(n, c)| (n.as_str(), *c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ProtocolMap;
+
+    #[test]
+    fn from_entries_keeps_both_ways_one_to_one() {
+        let map =
+            ProtocolMap::from_entries(Some(7), [("S_A", 1), ("S_B", 2), ("S_A", 3), ("S_C", 2)]);
+        assert_eq!(map.revision(), Some(7));
+        assert_eq!(map.code("S_A"), Some(3));
+        assert_eq!(map.name(1), None);
+        assert_eq!(map.name(2), Some("S_C"));
+        assert_eq!(map.code("S_B"), None);
+        assert_eq!(map.len(), 2);
     }
 }

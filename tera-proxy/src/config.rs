@@ -7,6 +7,7 @@ use tera_net::KeyGeneration;
 
 use crate::dynamic::DefSource;
 use crate::faults::FaultPolicy;
+use crate::session_log::SessionLog;
 use crate::version::MapSource;
 
 /// How a connection is relayed.
@@ -36,6 +37,9 @@ pub struct ProxyConfig {
     /// before major patch 45 use [`KeyGeneration::Old`]. Default
     /// [`KeyGeneration::Current`].
     pub key_generation: KeyGeneration,
+    /// A log of what each connection relays (a `.TeraLog`, `.pkt` or
+    /// JSONL file per connection). Default `None`.
+    pub log: Option<SessionLog>,
 }
 
 impl Default for ProxyConfig {
@@ -49,6 +53,7 @@ impl Default for ProxyConfig {
             defs: DefSource::None,
             settings_dir: None,
             key_generation: KeyGeneration::Current,
+            log: None,
         }
     }
 }

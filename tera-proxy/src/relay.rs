@@ -25,6 +25,7 @@ use crate::hooks::Hook;
 use crate::id::{HookId, ModId};
 use crate::mods::Mod;
 use crate::queue::{Batches, Out, QueueRx};
+use crate::session_log::ConnectionLog;
 use crate::shared::{Shared, lock};
 use crate::stats::RelayStats;
 use crate::version::{
@@ -116,6 +117,11 @@ impl Connection {
         };
         let chunk = config.read_chunk.max(1);
         let shared = &*shared;
+        let session_log = config
+            .log
+            .as_ref()
+            .and_then(|l| l.open(config.key_generation));
+        let log = session_log.as_ref();
         let relay = async {
             tokio::try_join!(
                 pump(
@@ -134,8 +140,22 @@ impl Connection {
                     None,
                     chunk
                 ),
-                write(shared, Direction::ClientToServer, server_w, c2s, to_server),
-                write(shared, Direction::ServerToClient, client_w, s2c, to_client),
+                write(
+                    shared,
+                    Direction::ClientToServer,
+                    server_w,
+                    c2s,
+                    to_server,
+                    log
+                ),
+                write(
+                    shared,
+                    Direction::ServerToClient,
+                    client_w,
+                    s2c,
+                    to_client,
+                    log
+                ),
             )
         };
         let handle_failure = async {
@@ -144,11 +164,15 @@ impl Connection {
         };
         // However the relay ends (or is dropped), the mods leave.
         let _closing = Closing(shared);
-        tokio::select! {
+        let result = tokio::select! {
             result = relay => result.map(|_| shared.counters.snapshot()),
             Some(failure) = handle_failure => Err(ProxyError::InjectedPacketHook(failure)),
             Err(failure) = shared.run_timers() => Err(ProxyError::Hook(failure)),
+        };
+        if let Some(log) = session_log {
+            log.finish();
         }
+        result
     }
 }
 
@@ -247,12 +271,16 @@ async fn write<W>(
     mut to: W,
     mut cipher: Pike,
     mut queue: QueueRx,
+    log: Option<&ConnectionLog>,
 ) -> Result<(), ProxyError>
 where
     W: AsyncWrite + Unpin,
 {
     let io = |source| ProxyError::Io { dir, source };
     while let Some(Out::Packets(mut batch, held)) = queue.recv().await {
+        if let Some(log) = log {
+            log.record(dir, &batch);
+        }
         cipher.apply(&mut batch);
         to.write_all(&batch).await.map_err(io)?;
         queue.written(held);

@@ -37,8 +37,8 @@ fn patch_day(count: u32, text: &str) -> Vec<u8> {
     let mut catalog = Catalog::new();
     let schema = catalog.add_def("S_PATCH_DAY.3.def", DEF).unwrap();
     let mut value = schema.decode(&empty()).unwrap().into_owned();
-    *value.get_mut("count").unwrap() = Value::UInt32(count);
-    *value.get_mut("text").unwrap() = Value::String(text.to_owned().into());
+    value.try_set("count", count).unwrap();
+    value.try_set("text", text).unwrap();
     schema.encode(&value, OPCODE).unwrap()
 }
 
@@ -51,31 +51,27 @@ fn read(p: &[u8]) -> (u32, String) {
     let mut catalog = Catalog::new();
     let schema = catalog.add_def("S_PATCH_DAY.3.def", DEF).unwrap();
     let value = schema.decode(p).unwrap();
-    let count = match value.get("count") {
-        Some(Value::UInt32(n)) => *n,
-        other => panic!("count: {other:?}"),
-    };
-    let text = match value.get("text") {
-        Some(Value::String(s)) => s.to_string(),
-        other => panic!("text: {other:?}"),
-    };
-    (count, text)
+    (
+        value["count"].as_u32().unwrap(),
+        value["text"].as_str().unwrap().to_string(),
+    )
 }
 
 #[tokio::test]
 async fn a_dynamic_hook_changes_a_field_of_a_packet_whose_def_is_given_only_at_run_time() {
     let (_dir, conn) = setup();
     conn.add_hook(Hook::dynamic("S_PATCH_DAY", Version::Latest, |_, value| {
-        let Some(Value::UInt32(count)) = value.get_mut("count") else {
+        let (Some(count), Some(text)) = (value["count"].as_u32(), value["text"].as_str()) else {
             return Verdict::Pass;
         };
-        *count += 1;
-        let text = match value.get("text") {
-            Some(Value::String(text)) => format!("{text} (seen by the proxy)"),
-            _ => return Verdict::Pass,
-        };
-        *value.get_mut("text").unwrap() = Value::String(text.into());
-        Verdict::Changed
+        let text = format!("{text} (seen by the proxy)");
+        match value
+            .try_set("count", count + 1)
+            .and(value.try_set("text", text))
+        {
+            Ok(()) => Verdict::Changed,
+            Err(_) => Verdict::Pass,
+        }
     }))
     .unwrap();
     // A raw hook asks its event for the packet as a dynamic value.
@@ -143,6 +139,78 @@ async fn a_dynamic_hook_without_its_def_is_an_error_when_added() {
         DefSource::folder(tempfile::tempdir().unwrap().path()),
         Err(tera_proxy::DefsError::NoDefs { .. })
     ));
+}
+
+/// A party list of a patch the build does not know: its members are an
+/// array of blocks.
+const PARTY_DEF: &str = "array members\n\
+                         - uint32 playerId\n\
+                         - string name\n\
+                         - object class\n\
+                         -- uint16 id\n\
+                         uint32 leaderId\n";
+const PARTY_OPCODE: u16 = 40405;
+
+#[tokio::test]
+async fn a_dynamic_hook_reads_a_nested_field_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("S_PARTY_PATCH.1.def"), PARTY_DEF).unwrap();
+    let map = ProtocolMap::parse(&format!("S_PARTY_PATCH = {PARTY_OPCODE}\n")).unwrap();
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::Fixed(Arc::new(map)),
+        defs: DefSource::folder(dir.path()).unwrap(),
+        ..ProxyConfig::default()
+    });
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    conn.add_hook(Hook::dynamic(
+        "S_PARTY_PATCH",
+        Version::Latest,
+        move |_, party| {
+            // The one line: the second member's class, by path.
+            let class = party
+                .get_path("members[1].class.id")
+                .and_then(Value::as_u16);
+            log.lock().unwrap().push(class);
+            // The same field through `Index`, changed in place.
+            if class.is_some() {
+                party["members"][1]["class"]["id"] = Value::from(7u16);
+                return Verdict::Changed;
+            }
+            Verdict::Pass
+        },
+    ))
+    .unwrap();
+
+    let mut catalog = Catalog::new();
+    let schema = catalog.add_def("S_PARTY_PATCH.1.def", PARTY_DEF).unwrap();
+    let party = |members: serde_json::Value| {
+        let value = schema
+            .deserialize(serde_json::json!({ "members": members, "leaderId": 1 }))
+            .unwrap();
+        schema.encode(&value, PARTY_OPCODE).unwrap()
+    };
+    let down = [
+        party(serde_json::json!([
+            {"playerId": 1, "name": "Elin", "class": {"id": 3}},
+            {"playerId": 2, "name": "Baraka", "class": {"id": 12}},
+        ])),
+        // One member only: the path finds nothing, and the hook passes.
+        party(serde_json::json!([{"playerId": 1, "name": "Elin", "class": {"id": 3}}])),
+    ];
+    let ex = exchange(conn, &[], &down).await;
+    ex.result.unwrap();
+    assert_eq!(*seen.lock().unwrap(), [Some(12), None]);
+    let got = schema.decode(&ex.client_got[0]).unwrap();
+    assert_eq!(
+        got.get_path("members[1].class.id").and_then(Value::as_u16),
+        Some(7)
+    );
+    assert_eq!(
+        got.get_path("members[0].class.id").and_then(Value::as_u16),
+        Some(3)
+    );
+    assert_eq!(ex.client_got[1], down[1]);
 }
 
 /// Counts patch-day packets in its state, from a dynamic hook of its own.

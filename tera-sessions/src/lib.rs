@@ -54,9 +54,44 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod capture;
+mod catalog;
+mod compiled;
 mod decrypt;
+mod def;
+mod error;
 mod event;
+mod format;
+mod json;
+pub mod jsonl;
+mod named;
+mod naming;
+mod packet_check;
+mod packet_set;
+pub mod pkt;
+mod read_util;
+mod sink;
+mod source;
+mod summary;
 mod tcp;
+pub mod teralog;
+mod time_text;
+mod version;
 
+pub use compiled::Compiled;
+pub use def::{CodecError, Def, DefInfo, ResolveError};
+pub use error::{At, ReadError, WriteError};
 pub use event::{End, EndReason, Event, Gap, Packet, SessionId, Start, Timestamp};
+pub use format::Format;
+pub use named::Named;
+pub use naming::{Namer, Protocol};
+pub use packet_set::{PacketSet, split_spec};
+pub use sink::{Sink, SinkOptions};
+pub use source::Events;
+pub use summary::{SessionSummary, Summary};
 pub use tera_net::{Direction, KeyGeneration};
+pub use version::{C_CHECK_VERSION_OPCODE, announced_revision, check_version_packet};
+
+/// The README's examples, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

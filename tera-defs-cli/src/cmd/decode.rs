@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use clap::{ArgGroup, Args};
 use serde::Deserialize;
 use tera_data::opcode_of;
+use tera_sessions::{CodecError, Def};
 
 use crate::fail::{Fail, Outcome};
-use crate::packets::{Def, DefsArgs, Packets};
+use crate::packets::{DefsArgs, Packets};
 use crate::{hex_text, input, jsonl};
 
 /// Arguments of `decode`.
@@ -71,8 +72,9 @@ pub fn run(args: &DecodeArgs) -> Outcome {
     };
     let mut json = Vec::new();
     packets
-        .decode_json(&def, &bytes, args.pretty, &mut json)
-        .map_err(|e| Fail::Data(format!("{def} does not decode: {e}")))?;
+        .set()
+        .write_json(&def, &bytes, args.pretty, &mut json)
+        .map_err(|e| Fail::Data(e.to_string()))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     out.write_all(&json)?;
@@ -114,7 +116,12 @@ fn run_jsonl(packets: &mut Packets) -> Outcome {
             Ok(found)
         });
         value.clear();
-        let result = found.and_then(|found| packets.decode_json(&found, &bytes, false, &mut value));
+        let result = found.and_then(|found| {
+            packets
+                .set()
+                .write_json(&found, &bytes, false, &mut value)
+                .map_err(|e| reason(&e))
+        });
         match result {
             Ok(()) => {
                 out.extend_from_slice(b"{\"def\":");
@@ -134,4 +141,12 @@ fn run_jsonl(packets: &mut Packets) -> Outcome {
             }
         }
     })
+}
+
+/// What went wrong, without the def a `--jsonl` line names already.
+fn reason(e: &CodecError) -> String {
+    match e {
+        CodecError::Decode { source, .. } => source.to_string(),
+        e => e.to_string(),
+    }
 }

@@ -85,8 +85,9 @@ pub fn run(args: &EncodeArgs) -> Outcome {
     let mut buf = Vec::new();
     let mut hex_line = String::new();
     packets
+        .set()
         .encode_json(&def, code, &text, &mut buf)
-        .map_err(Fail::Data)?;
+        .map_err(|e| Fail::Data(e.to_string()))?;
     hex_text::encode_into(&buf, &mut hex_line);
     let stdout = std::io::stdout();
     writeln!(stdout.lock(), "{hex_line}")?;
@@ -120,7 +121,10 @@ fn run_jsonl(packets: &mut Packets, opcode: &Opcode) -> Outcome {
                 Some(code) => code,
                 None => opcode.of(found.name())?,
             };
-            packets.encode_json(&found, code, line.value.get(), &mut buf)
+            packets
+                .set()
+                .encode_json(&found, code, line.value.get(), &mut buf)
+                .map_err(|e| e.to_string())
         });
         match result {
             Ok(()) => {

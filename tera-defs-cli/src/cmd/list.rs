@@ -4,9 +4,11 @@
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
-use tera_data::{PACKETS, PROTOCOL_MAPS};
+use tera_data::ProtocolMap;
+use tera_sessions::DefInfo;
 
 use crate::fail::Outcome;
 use crate::input;
@@ -26,69 +28,36 @@ pub struct ListArgs {
     pub defs: DefsArgs,
 }
 
-/// One def version, compiled in or loaded.
-struct Entry<'a> {
-    name: &'a str,
-    version: u32,
-    platform: Option<&'a str>,
-    fixed_len: Option<usize>,
-}
-
-/// The code a map gives a packet name.
-type CodeOf<'a> = Box<dyn Fn(&str) -> Option<u32> + 'a>;
-
-/// A column of opcodes: its header and the code of each name.
-struct MapColumn<'a> {
+/// A column of opcodes: its header and its map.
+struct MapColumn {
     header: String,
-    code: CodeOf<'a>,
+    map: Arc<ProtocolMap>,
 }
 
 /// Runs `list`.
 pub fn run(args: &ListArgs) -> Outcome {
     let packets = Packets::new(&args.defs, args.map.as_deref())?;
-    let extra_map;
-    let mut entries = Vec::new();
-    let mut columns = Vec::new();
-    match packets.catalog() {
-        Some(catalog) => {
-            entries.extend(catalog.iter().map(|s| Entry {
-                name: s.name(),
-                version: s.version(),
-                platform: s.platform(),
-                fixed_len: s.fixed_len(),
-            }));
-            if let Some(map) = catalog.protocol_map() {
-                columns.push(MapColumn {
-                    header: format!("protocol.{}", map.revision),
-                    code: Box::new(|name| map.code(name)),
-                });
-            }
-        }
-        None => {
-            entries.extend(PACKETS.iter().map(|p| Entry {
-                name: p.name,
-                version: p.version,
-                platform: p.platform,
-                fixed_len: p.fixed_len,
-            }));
-            columns.extend(PROTOCOL_MAPS.iter().map(|m| MapColumn {
-                header: format!("protocol.{}", m.revision),
-                code: Box::new(|name| {
-                    let found = m.entries.iter().find(|(n, _)| *n == name);
-                    found.map(|(_, code)| u32::from(*code))
-                }),
-            }));
-            if let Some(path) = &args.map {
-                extra_map = input::map(path)?;
-                columns.push(MapColumn {
-                    header: path.file_name().map_or_else(
-                        || path.display().to_string(),
-                        |n| n.to_string_lossy().trim_end_matches(".map").to_string(),
-                    ),
-                    code: Box::new(|name| extra_map.code(name).map(u32::from)),
-                });
-            }
-        }
+    let mut entries = packets.set().defs();
+    // Stable: each name's versions keep the set's order.
+    entries.sort_by(|a, b| a.name.cmp(b.name));
+    let mut maps = packets.set().protocol_maps();
+    maps.sort_by_key(|m| m.revision());
+    let mut columns: Vec<MapColumn> = maps
+        .into_iter()
+        .map(|map| MapColumn {
+            header: format!("protocol.{}", map.revision().unwrap_or_default()),
+            map,
+        })
+        .collect();
+    // With --defs the map is part of the set; else it is one more column.
+    if let (Some(path), false) = (&args.map, packets.loaded()) {
+        columns.push(MapColumn {
+            header: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().trim_end_matches(".map").to_string(),
+            ),
+            map: Arc::new(input::map(path)?),
+        });
     }
     let filter = args.filter.as_deref().map(str::to_ascii_uppercase);
     entries.retain(|e| {
@@ -109,11 +78,11 @@ pub fn run(args: &ListArgs) -> Outcome {
 }
 
 /// One row per name with all its versions (`entries` is sorted by name).
-fn rows(entries: &[Entry<'_>], columns: &[MapColumn<'_>]) -> Vec<Vec<String>> {
+fn rows(entries: &[DefInfo<'_>], columns: &[MapColumn]) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     for chunk in entries.chunk_by(|a, b| a.name == b.name) {
         let name = chunk[0].name;
-        let label = |p: &Entry<'_>| match p.platform {
+        let label = |p: &DefInfo<'_>| match p.platform {
             Some(platform) => format!("{}.{platform}", p.version),
             None => p.version.to_string(),
         };
@@ -121,12 +90,12 @@ fn rows(entries: &[Entry<'_>], columns: &[MapColumn<'_>]) -> Vec<Vec<String>> {
             name.to_string(),
             chunk.iter().map(label).collect::<Vec<_>>().join(","),
         ];
-        cells.extend(
-            columns
-                .iter()
-                .map(|c| (c.code)(name).map_or_else(|| "-".to_string(), |code| code.to_string())),
-        );
-        let size_of = |p: &Entry<'_>| {
+        cells.extend(columns.iter().map(|c| {
+            c.map
+                .code(name)
+                .map_or_else(|| "-".to_string(), |code| code.to_string())
+        }));
+        let size_of = |p: &DefInfo<'_>| {
             p.fixed_len
                 .map_or("variable".to_string(), |n| n.to_string())
         };

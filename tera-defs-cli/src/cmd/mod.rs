@@ -1,5 +1,6 @@
 //! Subcommands, one file each.
 
+pub mod capture;
 pub mod check;
 pub mod dc;
 pub mod decode;

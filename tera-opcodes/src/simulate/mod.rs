@@ -10,11 +10,13 @@
 //! despawn, real-looking names). [`patch_day`] permutes a map's opcodes at
 //! random, as a patch does; [`Score`] grades a discovery against the truth.
 
+mod breakdown;
 mod capture;
 mod fill;
 mod script;
 mod world;
 
+pub use breakdown::{Breakdown, Outcome, Shape};
 pub use capture::write_capture;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -1,0 +1,215 @@
+//! Naming and decoding each packet of a stream of sessions: every session
+//! picks its protocol map by the revision its client announces in
+//! `C_CHECK_VERSION` (the first client packet, opcode 19900), as the proxy
+//! does, and its packets are named through that map and read by the
+//! packet set's latest version of each name.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tera_data::ProtocolMap;
+use tera_net::Direction;
+
+use crate::def::Def;
+use crate::event::{Event, Packet, SessionId};
+use crate::named::Named;
+use crate::packet_set::PacketSet;
+use crate::version::{C_CHECK_VERSION_OPCODE, announced_revision};
+
+/// What a session's protocol is known to be.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Protocol {
+    /// The revision the client announced, when its first packet was a
+    /// `C_CHECK_VERSION` that decodes.
+    pub revision: Option<u32>,
+    /// The map that names the session's packets (`None`: none of the
+    /// announced revision, or no map at all).
+    pub map: Option<Arc<ProtocolMap>>,
+    /// Whether that map was taken with no revision to match (the client's
+    /// first packet announced none: the highest map known), so names may be
+    /// wrong.
+    pub fallback: bool,
+    /// Why the first client packet gave no revision, if it did not.
+    pub problem: Option<String>,
+}
+
+/// One session's protocol and the defs its opcodes resolved to.
+#[derive(Default)]
+struct SessionState {
+    protocol: Option<Protocol>,
+    defs: HashMap<u16, Result<Def, String>>,
+}
+
+/// Names and decodes the packets of sessions with a [`PacketSet`].
+///
+/// The map of a session: the fixed one when given (`--map`); else the
+/// map of the revision the session's `C_CHECK_VERSION` announces, among
+/// the set's maps and those added, and none when no map has that revision
+/// (opcodes are shuffled every revision: another map would give wrong
+/// names); else, when no revision is announced, the highest map, marked
+/// [`Protocol::fallback`]. `C_CHECK_VERSION` is named by its opcode, the
+/// same in every revision, when the map lacks it. Defs are the set's
+/// latest version of each name.
+pub struct Namer<'s> {
+    set: &'s dyn PacketSet,
+    fixed: Option<Arc<ProtocolMap>>,
+    maps: Vec<Arc<ProtocolMap>>,
+    sessions: HashMap<SessionId, SessionState>,
+}
+
+impl<'s> Namer<'s> {
+    /// A namer over `set` and its own protocol maps; `fixed`, when given,
+    /// names every session's packets whatever its revision.
+    pub fn new(set: &'s dyn PacketSet, fixed: Option<Arc<ProtocolMap>>) -> Namer<'s> {
+        Namer {
+            set,
+            fixed,
+            maps: set.protocol_maps(),
+            sessions: HashMap::new(),
+        }
+    }
+
+    /// Adds maps to choose from by revision (a later one of the same
+    /// revision wins).
+    #[must_use]
+    pub fn with_maps(mut self, maps: impl IntoIterator<Item = Arc<ProtocolMap>>) -> Namer<'s> {
+        for map in maps {
+            self.maps.retain(|m| m.revision() != map.revision());
+            self.maps.push(map);
+        }
+        self
+    }
+
+    /// The protocol of `session`, once its first client packet was seen
+    /// (until its end).
+    #[must_use]
+    pub fn protocol(&self, session: SessionId) -> Option<&Protocol> {
+        self.sessions.get(&session)?.protocol.as_ref()
+    }
+
+    /// Follows `event`: a session's start and end, its first client
+    /// packet (which fixes its map); a packet is named and decoded.
+    pub fn name(&mut self, event: &Event) -> Option<Named> {
+        match event {
+            Event::Start(start) => {
+                self.sessions.insert(start.session, SessionState::default());
+                None
+            }
+            Event::End(end) => {
+                self.sessions.remove(&end.session);
+                None
+            }
+            Event::Gap(_) => None,
+            Event::Packet(packet) => Some(self.name_packet(packet)),
+        }
+    }
+
+    fn name_packet(&mut self, packet: &Packet) -> Named {
+        let state = self.sessions.entry(packet.session).or_default();
+        if state.protocol.is_none() && packet.direction == Direction::ClientToServer {
+            state.protocol = Some(choose(self.fixed.as_ref(), &self.maps, packet));
+        }
+        let opcode = packet.opcode();
+        let map = match &state.protocol {
+            Some(protocol) => protocol.map.clone(),
+            // A server packet before any client one: the default map.
+            None => self.fixed.clone().or_else(|| highest(&self.maps)),
+        };
+        let set = self.set;
+        let revision = state.protocol.as_ref().and_then(|p| p.revision);
+        let def = state
+            .defs
+            .entry(opcode)
+            .or_insert_with(|| resolve(set, map.as_deref(), revision, opcode))
+            .clone();
+        match def {
+            Err(message) => Named {
+                def: None,
+                data: Err(message),
+            },
+            Ok(def) => {
+                let mut json = Vec::new();
+                let data = match set.write_json(&def, &packet.bytes, false, &mut json) {
+                    Ok(()) => Ok(json),
+                    Err(e) => Err(e.to_string()),
+                };
+                Named {
+                    def: Some(def),
+                    data,
+                }
+            }
+        }
+    }
+}
+
+/// The def of `opcode` through `map` (the session's, announcing
+/// `revision`).
+fn resolve(
+    set: &dyn PacketSet,
+    map: Option<&ProtocolMap>,
+    revision: Option<u32>,
+    opcode: u16,
+) -> Result<Def, String> {
+    let by_map = match map {
+        None => Err(match revision {
+            Some(rev) => {
+                format!("no protocol map of revision {rev} is known (give one with --map FILE)")
+            }
+            None => "no protocol map is known (give one with --map FILE)".to_owned(),
+        }),
+        Some(map) => set
+            .lookup_opcode(map, opcode, None)
+            .map_err(|e| match map.revision() {
+                Some(rev) => format!("{e} (protocol.{rev}.map)"),
+                None => e.to_string(),
+            }),
+    };
+    match by_map {
+        Err(_) if opcode == C_CHECK_VERSION_OPCODE => set
+            .resolve("C_CHECK_VERSION", None)
+            .map_err(|e| e.to_string()),
+        found => found,
+    }
+}
+
+fn highest(maps: &[Arc<ProtocolMap>]) -> Option<Arc<ProtocolMap>> {
+    maps.iter().max_by_key(|m| m.revision()).cloned()
+}
+
+/// The protocol of a session whose first client packet is `first`.
+fn choose(fixed: Option<&Arc<ProtocolMap>>, maps: &[Arc<ProtocolMap>], first: &Packet) -> Protocol {
+    let announced = if first.opcode() == C_CHECK_VERSION_OPCODE {
+        announced_revision(&first.bytes)
+    } else {
+        Err(format!(
+            "the first client packet has opcode {}, not C_CHECK_VERSION ({C_CHECK_VERSION_OPCODE})",
+            first.opcode()
+        ))
+    };
+    let (revision, problem) = match announced {
+        Ok(revision) => (Some(revision), None),
+        Err(problem) => (None, Some(problem)),
+    };
+    if let Some(map) = fixed {
+        return Protocol {
+            revision,
+            map: Some(Arc::clone(map)),
+            fallback: false,
+            problem,
+        };
+    }
+    match revision {
+        Some(r) => Protocol {
+            revision,
+            map: maps.iter().find(|m| m.revision() == Some(r)).cloned(),
+            fallback: false,
+            problem,
+        },
+        None => Protocol {
+            revision,
+            map: highest(maps),
+            fallback: true,
+            problem,
+        },
+    }
+}
