@@ -149,6 +149,14 @@ pub(crate) fn builtin_hooks() -> [Hook<Commands>; 2] {
     [lines, join]
 }
 
+impl<M> Event<'_, M> {
+    /// Sends `text` to the player as a line of the proxy's channel, from
+    /// any hook, timer or subscriber (tera-toolbox's `command.message`).
+    pub fn message(&mut self, text: impl Into<String>) {
+        reply(self, text.into());
+    }
+}
+
 /// Sends `text` to the player as a line of the proxy's channel.
 fn reply<M>(event: &mut Event<'_, M>, text: String) {
     let line = s_private_chat::V1 {
