@@ -20,8 +20,9 @@
 //!   data center ([`GameData::load`]: a `.dat` with key and IV, a `.dec`, or
 //!   sheets); without one, [`GameData::unknown`] says what is unknown.
 //!
-//! The proxy integration (a built-in of `tera-proxy`'s connections, which
-//! feeds it first) lives with the proxy.
+//! On a `tera-proxy` connection, [`Game`] holds the connection's state:
+//! its [`feeder`](Game::feeder) mod reads every packet first, and mods
+//! read the state and subscribe to its events with their own state.
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
@@ -43,6 +44,7 @@ mod me;
 mod member;
 mod party;
 mod position;
+mod proxy;
 mod session;
 mod submodule;
 mod table;
@@ -61,6 +63,7 @@ pub use me::{Abnormality, Me};
 pub use member::{LeftMember, PartyMember};
 pub use party::Party;
 pub use position::{Position, distance};
+pub use proxy::{FEED_ORDER, Game, GameFeeder};
 pub use session::{Session, SessionState};
 pub use submodule::{Submodules, UnknownSubmodule};
 

@@ -1,0 +1,173 @@
+//! Game state on a `tera-proxy` connection: one [`GameState`] per
+//! connection, fed every packet first (injected, changed and blocked ones
+//! too, as tera-game-state's hooks see them), read by every mod of the
+//! connection, its events a [`Signal`] mods subscribe to with their state.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use tera_proxy::{Event, Filter, Hook, HookError, Mod, RawPacket, Setup, Signal, Verdict};
+
+use crate::event::GameEvent;
+use crate::game::{GameConfig, GameState};
+use crate::submodule::Submodules;
+
+/// The order of the hook that feeds game state (tera-game-state's own hooks
+/// run at -10000 and -9999): a hook of a higher order sees the state after
+/// the packet.
+pub const FEED_ORDER: i32 = -10_000;
+
+/// A connection's game state, shared by the mod that feeds it
+/// ([`Game::feeder`]) and the mods that read it: make one per connection
+/// and hand a clone to each mod.
+///
+/// ```
+/// use tera_data::packets::s_spawn_me;
+/// use tera_game_state::{Game, GameConfig, GameEvent};
+/// use tera_proxy::{Connection, HookError, Mod, ProxyConfig, Setup, Verdict};
+///
+/// /// Says where the player appears after each zone change.
+/// struct Where {
+///     game: Game,
+///     zone_changed: bool,
+/// }
+///
+/// impl Mod for Where {
+///     const NAME: &'static str = "where";
+///     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+///         setup.hook(self.game.on_event(|me: &mut Where, _, event| {
+///             if let GameEvent::ChangeZone { .. } = event {
+///                 me.zone_changed = true;
+///             }
+///         }));
+///         setup.hook(Self::on::<s_spawn_me::V3>(|me, _, spawn| {
+///             if std::mem::take(&mut me.zone_changed) {
+///                 let zone = me.game.state().me().zone();
+///                 println!("zone {zone:?} at {:?}", spawn.loc);
+///             }
+///             Verdict::Pass
+///         }));
+///         Ok(())
+///     }
+/// }
+///
+/// let connection = Connection::new(ProxyConfig::default());
+/// let game = Game::new(GameConfig::default());
+/// connection.add_mod(game.feeder())?;
+/// connection.add_mod(Where { game, zone_changed: false })?;
+/// # Ok::<(), HookError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<GameState>,
+    events: Signal<GameEvent>,
+}
+
+impl Game {
+    /// A connection's game state before its first packet.
+    #[must_use]
+    pub fn new(config: GameConfig) -> Game {
+        Game {
+            shared: Arc::new(Shared {
+                state: Mutex::new(GameState::new(config)),
+                events: Signal::new(),
+            }),
+        }
+    }
+
+    /// The state, to read (hooks run one at a time on a connection, so
+    /// the lock is never contended there; do not hold it across an
+    /// `.await`).
+    pub fn state(&self) -> MutexGuard<'_, GameState> {
+        // A panic while feeding leaves the state as the packet before left
+        // it: each submodule's update is a handful of assignments.
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Turns submodules on (tera-game-state's `initialize`).
+    pub fn initialize(&self, submodules: Submodules) {
+        self.state().initialize(submodules);
+    }
+
+    /// The signal of game state's events: each event of a packet is
+    /// emitted once game state has read it, before the packet's next hook.
+    #[must_use]
+    pub fn events(&self) -> &Signal<GameEvent> {
+        &self.shared.events
+    }
+
+    /// A subscriber of mod `M` to game state's events (as
+    /// [`Signal::hook`]): add it with [`Setup::hook`].
+    pub fn on_event<M: 'static>(
+        &self,
+        f: impl FnMut(&mut M, &mut Event<'_, M>, &GameEvent) + Send + 'static,
+    ) -> Hook<M> {
+        self.shared.events.hook(f)
+    }
+
+    /// The mod that feeds this state every packet of its connection; add
+    /// it to the connection (`Connection::add_mod`) before the mods that
+    /// read it.
+    #[must_use]
+    pub fn feeder(&self) -> GameFeeder {
+        GameFeeder {
+            game: self.clone(),
+            bound: false,
+        }
+    }
+}
+
+/// The mod that feeds a [`Game`] (see [`Game::feeder`]): a raw hook on
+/// every packet at [`FEED_ORDER`], which emits the packet's events.
+#[derive(Debug)]
+pub struct GameFeeder {
+    game: Game,
+    bound: bool,
+}
+
+impl GameFeeder {
+    fn feed(&mut self, event: &mut Event<'_, Self>, packet: &RawPacket<'_>) {
+        let mut state = self.game.state();
+        if !self.bound {
+            // The map is known from the connection's first packet on
+            // (C_CHECK_VERSION, which game state does not read).
+            let Some(map) = event.protocol_map() else {
+                return;
+            };
+            state.bind(Arc::new(map.clone()));
+            self.bound = true;
+        }
+        let events = state.feed(event.opcode(), packet.bytes());
+        if events.is_empty() {
+            return;
+        }
+        let events = events.to_vec();
+        drop(state);
+        for value in events {
+            self.game.shared.events.emit(event, value);
+        }
+    }
+}
+
+impl Mod for GameFeeder {
+    const NAME: &'static str = "game-state";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(
+            Self::raw("*", |feeder, event, packet| {
+                feeder.feed(event, packet);
+                Verdict::Pass
+            })
+            .order(FEED_ORDER)
+            .filter(Filter::ALL),
+        );
+        Ok(())
+    }
+}
