@@ -28,6 +28,7 @@
 
 mod error;
 mod node;
+mod op;
 mod parse;
 mod value;
 
@@ -38,7 +39,8 @@ use crate::{DataCenter, Element};
 
 pub use error::QueryError;
 pub use node::Node;
-pub use parse::{Filter, Op, Operand, Query, Step};
+pub use op::Op;
+pub use parse::{Filter, Operand, Query, Step};
 pub use value::Arg;
 
 /// What a query returns (tera-toolbox's `findAll`, `children`,

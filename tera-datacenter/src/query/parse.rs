@@ -3,24 +3,8 @@
 //! attributes joined by `&`; `?` takes the next argument.
 
 use super::error::QueryError;
+use super::op::Op;
 use super::value::Arg;
-
-/// A comparison of a filter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    /// `=` (with a list: in the list).
-    Eq,
-    /// `!=` (with a list: not in the list).
-    Ne,
-    /// `>=`.
-    Ge,
-    /// `>`.
-    Gt,
-    /// `<=`.
-    Le,
-    /// `<`.
-    Lt,
-}
 
 /// What a filter compares with: an argument or a literal of the path.
 #[derive(Debug, Clone, PartialEq)]

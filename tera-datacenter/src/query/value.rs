@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use crate::Value;
 
-use super::parse::Op;
+use super::op::Op;
 
 /// A query argument (tera-toolbox's `queryArgs` entries).
 #[derive(Debug, Clone, PartialEq)]
