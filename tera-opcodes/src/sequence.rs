@@ -205,16 +205,23 @@ fn answers(samples: &Samples, sessions: &[Vec<usize>], groups: usize) -> (Tallie
 
 /// The part of a name that its request and its response share: the name
 /// without its `C_`/`S_` prefix and without the words that only say which
-/// side it is (`REQUEST`, `RESPONSE`, `REPLY`, `RQ`), `PONG` read as `PING`.
+/// side it is (`REQUEST`, `RESPONSE`, `REPLY`, `RQ`, and the answers'
+/// `RESULT`, `ACK` and `FIN`), `PONG` read as `PING`.
 /// `C_REQUEST_GAMESTAT_PING` and `S_RESPONSE_GAMESTAT_PONG` share
-/// `GAMESTAT_PING`.
+/// `GAMESTAT_PING`; `S_LOAD_TOPO` and the client's `C_LOAD_TOPO_FIN`,
+/// `LOAD_TOPO`.
 pub(crate) fn pair_key(name: &str) -> Option<String> {
     let rest = name
         .strip_prefix("C_")
         .or_else(|| name.strip_prefix("S_"))?;
     let words: Vec<&str> = rest
         .split('_')
-        .filter(|w| !matches!(*w, "REQUEST" | "RESPONSE" | "REPLY" | "RQ"))
+        .filter(|w| {
+            !matches!(
+                *w,
+                "REQUEST" | "RESPONSE" | "REPLY" | "RQ" | "RESULT" | "ACK" | "FIN"
+            )
+        })
         .map(|w| if w == "PONG" { "PING" } else { w })
         .collect();
     (!words.is_empty()).then(|| words.join("_"))
@@ -343,7 +350,12 @@ mod tests {
             Some("GET_USER_LIST")
         );
         assert_eq!(pair_key("C_CHAT"), pair_key("S_CHAT"));
-        assert_ne!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO"));
+        assert_eq!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO"));
+        assert_eq!(
+            pair_key("C_CREATE_GUILD"),
+            pair_key("S_CREATE_GUILD_RESULT")
+        );
+        assert_ne!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO_ANOTHER"));
         assert_eq!(pair_key("I_TELEPORT"), None);
     }
 
