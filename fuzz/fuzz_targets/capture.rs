@@ -112,12 +112,8 @@ fn segments(flags: u8, ops: &[u8]) {
         KeyGeneration::Old
     };
     let played = played(generation);
-    let client: SocketAddr = "10.0.0.2:50000"
-        .parse()
-        .unwrap_or(SocketAddr::from(([0; 4], 0)));
-    let server: SocketAddr = "10.0.0.1:7801"
-        .parse()
-        .unwrap_or(SocketAddr::from(([0; 4], 0)));
+    let client = SocketAddr::from(([10, 0, 0, 2], 50000));
+    let server = SocketAddr::from(([10, 0, 0, 1], 7801));
     let isn = [0xffff_ff00u32, 0x7fff_fff0];
     let ends = |i: usize| {
         if i == 0 {
@@ -128,16 +124,6 @@ fn segments(flags: u8, ops: &[u8]) {
     };
     let mut tracker = Tracker::new(LIMITS, None);
     let mut events = Vec::new();
-    let push = |tracker: &mut Tracker, events: &mut Vec<Event>, s: Segment<'_>| {
-        tracker.push(&s);
-        assert!(
-            tracker.buffered() <= LIMITS.max_out_of_order_total,
-            "the out-of-order cap holds"
-        );
-        while let Some(e) = tracker.pop() {
-            events.push(e);
-        }
-    };
     let time = Timestamp(0);
     for (i, syn_ack) in [(0, None), (1, Some(isn[0].wrapping_add(1)))] {
         let (source, destination) = ends(i);
@@ -214,21 +200,38 @@ fn segments(flags: u8, ops: &[u8]) {
         events.push(e);
     }
     if clean && !events.iter().any(|e| matches!(e, Event::Gap(_))) {
-        for (i, dir) in [
-            (0, Direction::ClientToServer),
-            (1, Direction::ServerToClient),
-        ] {
-            let got: Vec<&Vec<u8>> = events
-                .iter()
-                .filter_map(|e| match e {
-                    Event::Packet(p) if p.direction == dir => Some(&p.bytes),
-                    _ => None,
-                })
-                .collect();
-            assert!(got.len() <= played.sent[i].len());
-            for (g, s) in got.iter().zip(&played.sent[i]) {
-                assert_eq!(*g, s, "{dir}: a packet not as sent");
-            }
+        assert_as_sent(&events, &played);
+    }
+}
+
+/// Gives `tracker` one segment and takes the events it yields.
+fn push(tracker: &mut Tracker, events: &mut Vec<Event>, s: Segment<'_>) {
+    tracker.push(&s);
+    assert!(
+        tracker.buffered() <= LIMITS.max_out_of_order_total,
+        "the out-of-order cap holds"
+    );
+    while let Some(e) = tracker.pop() {
+        events.push(e);
+    }
+}
+
+/// Each direction's packets are the first packets it sent, byte for byte.
+fn assert_as_sent(events: &[Event], played: &Played) {
+    for (i, dir) in [
+        (0, Direction::ClientToServer),
+        (1, Direction::ServerToClient),
+    ] {
+        let got: Vec<&Vec<u8>> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Packet(p) if p.direction == dir => Some(&p.bytes),
+                _ => None,
+            })
+            .collect();
+        assert!(got.len() <= played.sent[i].len());
+        for (g, s) in got.iter().zip(&played.sent[i]) {
+            assert_eq!(*g, s, "{dir}: a packet not as sent");
         }
     }
 }

@@ -112,34 +112,11 @@ pub fn run(args: &CaptureArgs) -> Outcome {
             .resolve(name, None)
             .map_err(|e| Fail::Usage(format!("--filter: {e}")))?;
     }
-    let out_format = match &args.write {
-        None => None,
-        Some(out) => Some(write_format(out)?),
-    };
-    let options = sink_options(args)?;
     let maps = match &fixed {
         Some(map) => vec![Arc::clone(map)],
         None => packets.set().protocol_maps(),
     };
-    let starts = match out_format {
-        Some(Format::Pkt) => first_pass_starts(args, &maps)?,
-        _ => Vec::new(),
-    };
-    let mut sink = match (&args.write, out_format) {
-        (Some(out), Some(format)) => {
-            let file = File::create(out)
-                .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", out.display())))?;
-            let sink = Sink::new(
-                format,
-                BufWriter::with_capacity(1 << 16, file),
-                &options,
-                &starts,
-            )
-            .map_err(|e| Fail::Usage(format!("{}: {e}", out.display())))?;
-            Some(sink)
-        }
-        _ => None,
-    };
+    let mut sink = open_sink(args, &maps)?;
 
     let count = Arc::new(AtomicU64::new(0));
     let mut events = open(&args.file, &count, &maps)?;
@@ -147,20 +124,81 @@ pub fn run(args: &CaptureArgs) -> Outcome {
     let bar = progress::bar(len, "bytes", args.write.as_deref());
     let mut namer = Namer::new(packets.set(), fixed);
     let mut summary = Summary::new();
+    let failure = pump(
+        args,
+        &mut events,
+        &mut namer,
+        &mut summary,
+        sink.as_mut(),
+        || bar.set_position(count.load(Ordering::Relaxed)),
+    );
+    bar.finish_and_clear();
+    if let Some(sink) = sink {
+        let dropped = sink.gaps_dropped();
+        sink.finish()
+            .map_err(|e| Fail::Data(format!("{}: {e}", display(args.write.as_deref()))))?;
+        if dropped > 0 {
+            eprintln!("note: {dropped} gaps are not written: the format cannot hold them");
+        }
+    }
+    if let Some(stats) = events.capture_stats() {
+        eprint_capture(stats);
+    }
+    eprint!("{summary}");
+    match failure? {
+        Some(fail) => Err(fail),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The log `--write` converts to, opened; none without `--write`.
+fn open_sink(
+    args: &CaptureArgs,
+    maps: &[Arc<ProtocolMap>],
+) -> Result<Option<Sink<BufWriter<File>>>, Fail> {
+    let Some(out) = &args.write else {
+        return Ok(None);
+    };
+    let format = write_format(out)?;
+    let options = sink_options(args)?;
+    let starts = match format {
+        Format::Pkt => first_pass_starts(args, maps)?,
+        _ => Vec::new(),
+    };
+    let file = File::create(out)
+        .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", out.display())))?;
+    let sink = Sink::new(
+        format,
+        BufWriter::with_capacity(1 << 16, file),
+        &options,
+        &starts,
+    )
+    .map_err(|e| Fail::Usage(format!("{}: {e}", out.display())))?;
+    Ok(Some(sink))
+}
+
+/// Names each event, counts it, and prints it as a JSON line or writes it
+/// to `sink`; stops at the first event that does not read. The outer error
+/// is stdout's; the inner one is the stream's or the sink's, reported after
+/// the summary.
+fn pump(
+    args: &CaptureArgs,
+    events: &mut Events,
+    namer: &mut Namer<'_>,
+    summary: &mut Summary,
+    mut sink: Option<&mut Sink<BufWriter<File>>>,
+    progress: impl Fn(),
+) -> Result<Option<Fail>, Fail> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut line = Vec::new();
-    let mut failure = None;
     for (n, result) in events.by_ref().enumerate() {
         let event = match result {
             Ok(event) => event,
-            Err(e) => {
-                failure = Some(Fail::Data(format!("{}: {e}", args.file.display())));
-                break;
-            }
+            Err(e) => return Ok(Some(Fail::Data(format!("{}: {e}", args.file.display())))),
         };
         if n % 4096 == 0 {
-            bar.set_position(count.load(Ordering::Relaxed));
+            progress();
         }
         if args
             .session
@@ -178,14 +216,11 @@ pub fn run(args: &CaptureArgs) -> Outcome {
         if !passes(&args.filters, named.as_ref()) {
             continue;
         }
-        match &mut sink {
+        match sink.as_deref_mut() {
             Some(sink) => {
                 if let Err(e) = sink.write(&event, named.as_ref()) {
-                    failure = Some(Fail::Data(format!(
-                        "{}: {e}",
-                        display(args.write.as_deref())
-                    )));
-                    break;
+                    let out = display(args.write.as_deref());
+                    return Ok(Some(Fail::Data(format!("{out}: {e}"))));
                 }
             }
             None => {
@@ -195,24 +230,8 @@ pub fn run(args: &CaptureArgs) -> Outcome {
             }
         }
     }
-    bar.finish_and_clear();
     out.flush()?;
-    if let Some(sink) = sink {
-        let dropped = sink.gaps_dropped();
-        sink.finish()
-            .map_err(|e| Fail::Data(format!("{}: {e}", display(args.write.as_deref()))))?;
-        if dropped > 0 {
-            eprintln!("note: {dropped} gaps are not written: the format cannot hold them");
-        }
-    }
-    if let Some(stats) = events.capture_stats() {
-        eprint_capture(stats);
-    }
-    eprint!("{summary}");
-    match failure {
-        Some(fail) => Err(fail),
-        None => Ok(ExitCode::SUCCESS),
-    }
+    Ok(None)
 }
 
 fn display(path: Option<&Path>) -> String {
