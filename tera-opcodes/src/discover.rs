@@ -369,10 +369,8 @@ impl Discovery {
                 ev
             })
             .collect();
-        let debug = std::env::var("TERA_OPCODES_DEBUG").ok(); // SCRATCH
         for (c, ev) in cands.iter_mut().zip(evidence) {
             c.weight = BASE + ev.iter().map(Evidence::bits).sum::<f64>();
-            if debug.as_deref().is_some_and(|d| d.split(',').any(|d| d == &*self.defs.names[c.name].name)) { eprintln!("DEBUG {} group {} weight {:.1}: {:?}", self.defs.names[c.name].name, c.group, c.weight, ev.iter().map(|e| e.summary()).collect::<Vec<_>>()); } // SCRATCH
             c.evidence = ev;
         }
     }
