@@ -252,6 +252,17 @@ impl Program {
 /// bytes and going through its groups costs about as much as three
 /// (`cargo bench -p tera-dynamic --bench dynamic`; smaller savings measured
 /// slower).
+///
+/// What the chunked lists ([`Program::reads`], [`Program::writes`]) buy
+/// over running [`Program::ops`] alone, counted by `benches/instructions.rs`
+/// (callgrind) on 2026-11-28 with this constant set past any run's length:
+/// without them a view takes 10% more instructions (geometric mean of the
+/// eight bench packets; S_LOGIN.15 31%, S_SPAWN_USER.17 23%, S_ITEMLIST.7
+/// 20%) and an encode 13% more (S_LOGIN.15 34%, S_SPAWN_USER.17 27%,
+/// S_ITEMLIST.7 20%); packets without long scalar runs (S_CHAT.4,
+/// C_PLAYER_LOCATION.5, S_ABNORMALITY_BEGIN.5) are unchanged. Encode stood
+/// at 3.1-3.3x the JS writer with them, so without them it would fall under
+/// the 3x guard of the bench table.
 const SAVED_DISPATCHES: usize = 3;
 
 /// `ops` with each run of scalar operations one chunk, where grouping the

@@ -17,7 +17,7 @@ pub(crate) trait ScalarType: Copy + for<'a> Wire<'a> {
     fn of(value: &Value<'_>) -> Option<Self>;
 }
 
-/// Implements [`ScalarType`] from the scalar list, and [`write`].
+/// Implements [`ScalarType`] from the scalar list, and [`write()`].
 macro_rules! scalar_types {
     ([] $($v:ident($t:ty) $acc:ident $class:ident $doc:literal,)*) => {
         $(

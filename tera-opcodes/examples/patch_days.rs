@@ -7,18 +7,20 @@
 //!
 //! ```sh
 //! TERA_DATA_DIR=../shared/tera-data cargo run --release -p tera-opcodes \
-//!     --example patch_days -- [SEEDS] [PACKETS] [SESSIONS]
+//!     --example patch_days -- [SEEDS] [PACKETS] [SESSIONS] [THRESHOLD]
 //! ```
 //!
 //! SESSIONS (default 1) plays that many sessions per patch day (other
-//! players, the same new version), all discovered together.
+//! players, the same new version), all discovered together; THRESHOLD
+//! (default `DEFAULT_THRESHOLD`, 10 bits) is the margin an entry needs to
+//! be written, as `tera-defs opcodes discover --threshold`.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use tera_dynamic::Catalog;
 use tera_opcodes::simulate::{Breakdown, Protocol, Score, patch_day, play_as};
-use tera_opcodes::{DefSet, Discovery, OpcodeMap, Report, Samples};
+use tera_opcodes::{DEFAULT_THRESHOLD, DefSet, Discovery, OpcodeMap, Report, Samples};
 use tera_sessions::SessionId;
 
 fn main() {
@@ -30,6 +32,10 @@ fn main() {
     let seeds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
     let packets: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3000);
     let sessions: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let threshold: f64 = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(DEFAULT_THRESHOLD);
     let verbose = std::env::var_os("PATCH_DAYS_VERBOSE").is_some();
     let previous = OpcodeMap::load(root.join("maps/protocol.365100.map")).expect("the corpus map");
     let base = Protocol::load(&root, &previous, 365_100).expect("the corpus defs");
@@ -59,7 +65,7 @@ fn main() {
             for e in played.iter().flat_map(|s| &s.events) {
                 samples.push(e);
             }
-            let mut discovery = Discovery::new(defs.clone());
+            let mut discovery = Discovery::new(defs.clone()).threshold(threshold);
             if prior {
                 discovery = discovery.previous(previous.clone());
             }

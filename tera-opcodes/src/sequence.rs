@@ -205,16 +205,23 @@ fn answers(samples: &Samples, sessions: &[Vec<usize>], groups: usize) -> (Tallie
 
 /// The part of a name that its request and its response share: the name
 /// without its `C_`/`S_` prefix and without the words that only say which
-/// side it is (`REQUEST`, `RESPONSE`, `REPLY`, `RQ`), `PONG` read as `PING`.
+/// side it is (`REQUEST`, `RESPONSE`, `REPLY`, `RQ`, and the answers'
+/// `RESULT`, `ACK` and `FIN`), `PONG` read as `PING`.
 /// `C_REQUEST_GAMESTAT_PING` and `S_RESPONSE_GAMESTAT_PONG` share
-/// `GAMESTAT_PING`.
+/// `GAMESTAT_PING`; `S_LOAD_TOPO` and the client's `C_LOAD_TOPO_FIN`,
+/// `LOAD_TOPO`.
 pub(crate) fn pair_key(name: &str) -> Option<String> {
     let rest = name
         .strip_prefix("C_")
         .or_else(|| name.strip_prefix("S_"))?;
     let words: Vec<&str> = rest
         .split('_')
-        .filter(|w| !matches!(*w, "REQUEST" | "RESPONSE" | "REPLY" | "RQ"))
+        .filter(|w| {
+            !matches!(
+                *w,
+                "REQUEST" | "RESPONSE" | "REPLY" | "RQ" | "RESULT" | "ACK" | "FIN"
+            )
+        })
         .map(|w| if w == "PONG" { "PING" } else { w })
         .collect();
     (!words.is_empty()).then(|| words.join("_"))
@@ -245,25 +252,31 @@ pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, 
     } else {
         chance
     };
-    // The tighter test: the other side's very next packet, whichever
-    // side asks first.
+    match answer(order, group, other) {
+        Some((answered, _, tight)) if tight > bits => (answered, of, tight),
+        _ => (matched, of, bits.clamp(-24.0, 24.0)),
+    }
+}
+
+/// The tighter test of a pair: `other`'s packets as the other side's very
+/// next packet after `group`'s, or `group`'s after `other`'s, for at least
+/// half of the packets of either. Gives (answered, of, bits) when it holds:
+/// as much as the answer stands out (both ranks), [`ANSWER_CAP`] at most.
+fn answer(order: &Order, group: usize, other: usize) -> Option<(usize, usize, f64)> {
     let (answered, first, second) = [(group, other), (other, group)]
         .into_iter()
         .map(|(a, b)| (order.answered(a, b), a, b))
-        .max_by_key(|(n, _, _)| *n)
-        .unwrap_or((0, group, other));
+        .max_by_key(|(n, _, _)| *n)?;
     let most = order.counts[group].max(order.counts[other]);
-    if answered > 0 && 2 * answered >= most {
-        let side_share = order.share[second] / order.side_share(second);
-        let per_answer = (ANSWERED / side_share.clamp(1e-3, 0.5)).log2();
-        let tight = (answered as f64 * per_answer)
-            .min(order.answer_rank_bits(first, second))
-            .min(ANSWER_CAP);
-        if tight > bits {
-            return (answered, of, tight);
-        }
+    if answered == 0 || 2 * answered < most {
+        return None;
     }
-    (matched, of, bits.clamp(-24.0, 24.0))
+    let side_share = order.share[second] / order.side_share(second);
+    let per_answer = (ANSWERED / side_share.clamp(1e-3, 0.5)).log2();
+    let bits = (answered as f64 * per_answer)
+        .min(order.answer_rank_bits(first, second))
+        .min(ANSWER_CAP);
+    Some((answered, order.counts[group], bits))
 }
 
 /// How often a request is answered by its response as the other side's
@@ -343,7 +356,12 @@ mod tests {
             Some("GET_USER_LIST")
         );
         assert_eq!(pair_key("C_CHAT"), pair_key("S_CHAT"));
-        assert_ne!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO"));
+        assert_eq!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO"));
+        assert_eq!(
+            pair_key("C_CREATE_GUILD"),
+            pair_key("S_CREATE_GUILD_RESULT")
+        );
+        assert_ne!(pair_key("C_LOAD_TOPO_FIN"), pair_key("S_LOAD_TOPO_ANOTHER"));
         assert_eq!(pair_key("I_TELEPORT"), None);
     }
 

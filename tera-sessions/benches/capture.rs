@@ -1,5 +1,7 @@
 //! Capture reading speed, side by side in one run: reading the file alone,
-//! capture to decrypted packets, and tshark on the same file: following
+//! capture to decrypted packets, capture to decoded JSON lines (named by
+//! each session's map and decoded by the compiled-in packets, as
+//! `tera-defs capture` prints them), and tshark on the same file: following
 //! one TCP stream (it dissects every packet and tracks every connection's
 //! sequence numbers, and reassembles that stream: the least it does to
 //! reassemble) and following every stream in one pass (one `-z follow` per
@@ -22,8 +24,9 @@ use std::io::Read;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use tera_sessions::Event;
 use tera_sessions::capture::Capture;
+use tera_sessions::jsonl::write_line;
+use tera_sessions::{Compiled, Event, Namer};
 
 /// Peak resident memory of this process, in MiB (`VmHWM`).
 fn peak_rss_mib() -> f64 {
@@ -87,6 +90,28 @@ fn child(mode: &str, path: &str) -> ExitCode {
                 "sessions {} client_packets {} server_packets {} packet_bytes {bytes} gaps {gaps}",
                 stats.sessions, packets[0], packets[1]
             )
+        }
+        "jsonl" => {
+            // The CLI's `capture` without its printing: each packet named
+            // by its session's map, decoded and written as a JSON line
+            // (to memory, cleared per line).
+            let set = Compiled::new();
+            let mut namer = Namer::new(&set, None);
+            let mut capture = Capture::open(path).expect("the capture");
+            let (mut lines, mut json_bytes, mut errors) = (0u64, 0u64, 0u64);
+            let mut line = Vec::new();
+            for event in &mut capture {
+                let event = event.expect("a readable capture");
+                let named = namer.name(&event);
+                if named.as_ref().is_some_and(|n| n.data.is_err()) {
+                    errors += 1;
+                }
+                line.clear();
+                write_line(&mut line, &event, named.as_ref(), false);
+                lines += 1;
+                json_bytes += line.len() as u64;
+            }
+            format!("lines {lines} json_bytes {json_bytes} undecoded {errors}")
         }
         _ => return ExitCode::from(2),
     };
@@ -212,7 +237,11 @@ fn main() -> ExitCode {
         size / 1e6,
         loadavg()
     );
-    let mut rows = vec![ours("read", &path), ours("packets", &path)];
+    let mut rows = vec![
+        ours("read", &path),
+        ours("packets", &path),
+        ours("jsonl", &path),
+    ];
     let packets = &rows[1];
     for name in ["sessions", "client_packets", "server_packets"] {
         let found = packets
@@ -255,7 +284,7 @@ fn main() -> ExitCode {
         );
     }
     if let Some(ours) = rows.get(1) {
-        for theirs in rows.iter().skip(2) {
+        for theirs in rows.iter().skip(3) {
             println!(
                 "packets vs {}: {:.1}x (wall), {:.1}x (CPU)",
                 theirs.what,
