@@ -31,6 +31,7 @@ fn relay(c: &mut Criterion) {
             queue_bytes: ProxyConfig::default().queue_bytes,
             time_limit: Duration::from_secs(120),
             socket_buffer: Some(128 * 1024),
+            setup: None,
         };
         let report = rt.block_on(run(&config)).expect("the load run passes");
         group.throughput(Throughput::ElementsAndBytes {

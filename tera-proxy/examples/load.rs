@@ -57,6 +57,7 @@ async fn main() {
         queue_bytes: ProxyConfig::default().queue_bytes,
         time_limit: Duration::from_secs(1800),
         socket_buffer: Some(128 * 1024),
+        setup: None,
     };
     println!(
         "{} connections x {} packets each way, hooks {:?}",

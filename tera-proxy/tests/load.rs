@@ -16,6 +16,7 @@ fn config(hooks: LoadHooks) -> LoadConfig {
         queue_bytes: 64 * 1024,
         time_limit: Duration::from_secs(60),
         socket_buffer: Some(128 * 1024),
+        setup: None,
     }
 }
 

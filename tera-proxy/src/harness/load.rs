@@ -3,6 +3,7 @@
 //! arrival against what must arrive.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::hint::black_box;
 use std::io;
 use std::sync::Arc;
@@ -29,6 +30,18 @@ pub enum LoadHooks {
     Mixed,
 }
 
+/// What a load run does to each connection before it relays, after its
+/// [`LoadHooks`]: where a crate built on the proxy adds its mods (game
+/// state's feeder, say). A run with one gets the compiled-in protocol map.
+#[derive(Clone)]
+pub struct ConnectionSetup(pub Arc<dyn Fn(&Connection) + Send + Sync>);
+
+impl fmt::Debug for ConnectionSetup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ConnectionSetup(..)")
+    }
+}
+
 /// A load run.
 #[derive(Clone, Debug)]
 pub struct LoadConfig {
@@ -52,6 +65,8 @@ pub struct LoadConfig {
     /// backs retransmissions off for up to two minutes: a stall of the
     /// loopback, not of the relay.
     pub socket_buffer: Option<u32>,
+    /// Run on each connection before it relays; `None`: nothing.
+    pub setup: Option<ConnectionSetup>,
 }
 
 /// What a load run moved, and how fast.
@@ -254,8 +269,8 @@ async fn one(
     kind: ScriptKind,
 ) -> Result<(u64, u64, RelayStats), LoadError> {
     let io = |source| LoadError::Io { conn, source };
-    let maps = match config.hooks {
-        LoadHooks::Typed => MapSource::compiled_in(),
+    let maps = match (config.hooks, &config.setup) {
+        (LoadHooks::Typed, _) | (_, Some(_)) => MapSource::compiled_in(),
         _ => MapSource::None,
     };
     let connection = Connection::new(ProxyConfig {
@@ -264,6 +279,9 @@ async fn one(
         ..ProxyConfig::default()
     });
     install_hooks(&connection, config.hooks, &kind);
+    if let Some(setup) = &config.setup {
+        (setup.0)(&connection);
+    }
     let lb = loopback_with_buffers(
         connection,
         &keys(config.seed ^ u64::from(conn)),
