@@ -7,25 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tera_data::{MapError, ProtocolMap};
-use tera_packets::{Array, Block, Packet};
+use tera_sessions::RevisionError;
 
 /// The opcode of `C_CHECK_VERSION` in every client build's protocol map: it
 /// must not change, since it is read before the map is known.
-pub const C_CHECK_VERSION_OPCODE: u16 = 19900;
-
-/// `C_CHECK_VERSION.1`: `array version { int32 index; int32 value }`; the
-/// value at index 0 is the protocol revision.
-#[derive(Debug, Clone, Default, PartialEq, Packet)]
-#[tera(name = "C_CHECK_VERSION", version = 1)]
-struct CheckVersion<'a> {
-    version: Array<'a, VersionEntry>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Block)]
-struct VersionEntry {
-    index: i32,
-    value: i32,
-}
+pub use tera_sessions::C_CHECK_VERSION_OPCODE;
 
 /// Why a connection has no protocol map.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -73,14 +59,11 @@ pub enum MapLoadError {
 /// [`NoRevision`](MapLoadError::NoRevision) without an entry of index 0,
 /// [`NegativeRevision`](MapLoadError::NegativeRevision).
 pub fn announced_revision(packet: &[u8]) -> Result<u32, MapLoadError> {
-    let check = CheckVersion::decode(packet).map_err(MapLoadError::BadCheckVersion)?;
-    let value = check
-        .version
-        .iter()
-        .find(|entry| entry.index == 0)
-        .map(|entry| entry.value)
-        .ok_or(MapLoadError::NoRevision)?;
-    u32::try_from(value).map_err(|_| MapLoadError::NegativeRevision(value))
+    tera_sessions::announced_revision(packet).map_err(|e| match e {
+        RevisionError::Decode(source) => MapLoadError::BadCheckVersion(source),
+        RevisionError::Negative(value) => MapLoadError::NegativeRevision(value),
+        _ => MapLoadError::NoRevision,
+    })
 }
 
 /// A folder of `protocol.REV.map` files, each read once.
@@ -171,15 +154,7 @@ impl MapSource {
 /// A `C_CHECK_VERSION` packet with these `(index, value)` entries.
 #[cfg(any(test, feature = "harness"))]
 pub(crate) fn check_version_packet(entries: &[(i32, i32)]) -> Vec<u8> {
-    let packet = CheckVersion {
-        version: entries
-            .iter()
-            .map(|&(index, value)| VersionEntry { index, value })
-            .collect(),
-    };
-    let mut bytes = packet.encode().unwrap_or_default();
-    tera_packets::set_opcode(&mut bytes, C_CHECK_VERSION_OPCODE);
-    bytes
+    tera_sessions::check_version_packet_of(entries)
 }
 
 #[cfg(test)]

@@ -89,7 +89,10 @@ pub use sink::{Sink, SinkOptions};
 pub use source::Events;
 pub use summary::{SessionSummary, Summary};
 pub use tera_net::{Direction, KeyGeneration};
-pub use version::{C_CHECK_VERSION_OPCODE, announced_revision, check_version_packet};
+pub use version::{
+    C_CHECK_VERSION_OPCODE, RevisionError, announced_revision, check_version_packet,
+    check_version_packet_of,
+};
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

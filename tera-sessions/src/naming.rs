@@ -179,7 +179,7 @@ fn highest(maps: &[Arc<ProtocolMap>]) -> Option<Arc<ProtocolMap>> {
 /// The protocol of a session whose first client packet is `first`.
 fn choose(fixed: Option<&Arc<ProtocolMap>>, maps: &[Arc<ProtocolMap>], first: &Packet) -> Protocol {
     let announced = if first.opcode() == C_CHECK_VERSION_OPCODE {
-        announced_revision(&first.bytes)
+        announced_revision(&first.bytes).map_err(|e| e.to_string())
     } else {
         Err(format!(
             "the first client packet has opcode {}, not C_CHECK_VERSION ({C_CHECK_VERSION_OPCODE})",
