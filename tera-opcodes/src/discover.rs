@@ -14,7 +14,7 @@
 //! 4. Entries whose margin reaches the threshold are written; the others
 //!    are listed as candidates.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::defset::DefSet;
@@ -25,7 +25,8 @@ use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
 use crate::semantics::Semantics;
-use crate::sequence::{LOGIN_ORDER, Order, login_order, pair, pair_key};
+use crate::scenes::{CONSEQUENCES, LOGIN_ORDER};
+use crate::sequence::{LoginPlaces, Order, follows, login_order, pair, pair_key};
 
 /// The opcodes every version keeps: the first packet of each side.
 pub const FIXED: [(&str, u16); 2] = [("C_CHECK_VERSION", 19900), ("S_CHECK_VERSION", 19901)];
@@ -333,6 +334,21 @@ impl Discovery {
                     .and_then(|n| group_of_name.get(&n).copied())
             })
             .collect();
+        let client: Vec<bool> = LOGIN_ORDER.iter().map(|n| n.starts_with("C_")).collect();
+        let sure_groups: HashSet<usize> = sure.iter().map(|&(g, _, _)| g).collect();
+        let is_sure = |g: usize| sure_groups.contains(&g);
+        let login_names: Vec<Option<usize>> =
+            LOGIN_ORDER.iter().map(|name| self.defs.index(name)).collect();
+        let fits_place =
+            |g: usize, k: usize| login_names[k].is_some_and(|n| by_pair.contains_key(&(g, n)));
+        // Each name's known causes and consequences.
+        let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (cause, effect) in CONSEQUENCES {
+            if let (Some(a), Some(b)) = (self.defs.index(cause), self.defs.index(effect)) {
+                consequences.entry(a).or_default().push(b);
+                consequences.entry(b).or_default().push(a);
+            }
+        }
         // Names by the key a request shares with its response.
         let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
         for (n, name) in self.defs.names.iter().enumerate() {
@@ -357,12 +373,31 @@ impl Discovery {
                         ev.push(e);
                     }
                 }
+                for &m in consequences.get(&c.name).into_iter().flatten() {
+                    if let Some(&h) = group_of_name.get(&m)
+                        && h != c.group
+                    {
+                        let (matched, of, bits) = follows(order, c.group, h);
+                        ev.push(Evidence::Follows {
+                            with: self.defs.names[m].name.to_string(),
+                            matched,
+                            of,
+                            bits,
+                        });
+                    }
+                }
                 if let Some(position) = LOGIN_ORDER.iter().position(|n| **n == *name.name) {
                     let mut bounds = login.clone();
                     if let Some(b) = bounds.get_mut(position) {
                         *b = None;
                     }
-                    if let Some(bits) = login_order(order, c.group, position, &bounds) {
+                    let places = LoginPlaces {
+                        anchored: &bounds,
+                        sure: &is_sure,
+                        client: &client,
+                        fits: &fits_place,
+                    };
+                    if let Some(bits) = login_order(order, c.group, position, &places) {
                         ev.push(Evidence::LoginOrder { bits });
                     }
                 }

@@ -61,6 +61,7 @@ mod matching;
 mod plausible;
 mod report;
 mod samples;
+mod scenes;
 mod semantics;
 mod sequence;
 #[cfg(feature = "simulate")]
@@ -74,7 +75,7 @@ pub use fit::Misfit;
 pub use map::{MapError, OpcodeMap};
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
-pub use sequence::LOGIN_ORDER;
+pub use scenes::{CONSEQUENCES, LOGIN_ORDER};
 
 /// The README's example, run as a doc test.
 #[cfg(doctest)]

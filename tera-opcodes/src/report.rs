@@ -98,6 +98,19 @@ pub enum Evidence {
         /// Bits (negative when the pair does not hold).
         bits: f64,
     },
+    /// A known consequence ([`CONSEQUENCES`](crate::CONSEQUENCES)): how
+    /// often this opcode's packets come within a few packets of its
+    /// cause's (or of what follows from it).
+    Follows {
+        /// The other packet.
+        with: String,
+        /// Packets near one of it.
+        matched: usize,
+        /// Packets of this opcode.
+        of: usize,
+        /// Bits (negative when it mostly does not follow).
+        bits: f64,
+    },
     /// Where the opcode first appears in a login, against the order of a
     /// login.
     LoginOrder {
@@ -127,6 +140,7 @@ impl Evidence {
             | Evidence::Family { bits, .. }
             | Evidence::Position { bits, .. }
             | Evidence::Pair { bits, .. }
+            | Evidence::Follows { bits, .. }
             | Evidence::LoginOrder { bits }
             | Evidence::PreviousMap { bits, .. } => *bits,
         }
@@ -175,6 +189,12 @@ impl Evidence {
                 of,
                 bits,
             } => format!("pairs with {with} {matched}/{of} ({bits:+.0}b)"),
+            Evidence::Follows {
+                with,
+                matched,
+                of,
+                bits,
+            } => format!("follows with {with} {matched}/{of} ({bits:+.0}b)"),
             Evidence::LoginOrder { bits } => format!("login order ({bits:+.0}b)"),
             Evidence::PreviousMap { same_opcode, bits } => format!(
                 "previous map{} ({bits:+.0}b)",

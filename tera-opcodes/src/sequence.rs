@@ -7,25 +7,6 @@ use tera_sessions::Direction;
 
 use crate::samples::Samples;
 
-/// The order of a login, as game clients and servers play it: each name's
-/// first packet comes after the first packet of the names before it.
-pub const LOGIN_ORDER: &[&str] = &[
-    "C_CHECK_VERSION",
-    "S_CHECK_VERSION",
-    "C_LOGIN_ARBITER",
-    "S_LOADING_SCREEN_CONTROL_INFO",
-    "S_REMAIN_PLAY_TIME",
-    "S_LOGIN_ARBITER",
-    "S_LOGIN_ACCOUNT_INFO",
-    "C_GET_USER_LIST",
-    "S_GET_USER_LIST",
-    "C_SELECT_USER",
-    "S_LOGIN",
-    "S_LOAD_TOPO",
-    "C_LOAD_TOPO_FIN",
-    "S_SPAWN_ME",
-];
-
 /// How many packets before or after a request its response may come.
 const RESPONSE_WINDOW: usize = 4;
 
@@ -238,13 +219,7 @@ pub(crate) fn pair_key(name: &str) -> Option<String> {
 /// direction near `group` (and of `group` among those near `other`). A
 /// pair that mostly fails counts against.
 pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
-    let matched = order.near_count(group, other);
-    let of = order.counts[group];
-    let by_chance = 1.0 - (1.0 - order.share[other]).powi(2 * RESPONSE_WINDOW as i32);
-    let (p1, p0) = (0.9, by_chance.clamp(1e-6, 0.99));
-    let holds = matched as f64 * (p1 / p0).log2();
-    let fails = (of - matched) as f64 * ((1.0 - p1) / (1.0 - p0)).log2();
-    let chance = holds + fails;
+    let (matched, of, chance) = near_odds(order, group, other);
     let bits = if 2 * matched >= of {
         chance
             .min(order.rank_bits(group, other))
@@ -279,40 +254,133 @@ fn answer(order: &Order, group: usize, other: usize) -> Option<(usize, usize, f6
     Some((answered, order.counts[group], bits))
 }
 
+/// How often `group`'s packets have one of `other`'s near them, for a
+/// pair the game ties by cause and consequence ([`CONSEQUENCES`]): the
+/// odds against `other` landing there by chance, at its share of all
+/// packets, [`ANSWER_CAP`] at most. Unlike [`pair`], the rank among the
+/// groups of one scene does not bound it: the table, not the nearness,
+/// says which of them follows. Gives (matched, of, bits).
+///
+/// [`CONSEQUENCES`]: crate::CONSEQUENCES
+pub(crate) fn follows(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
+    let (matched, of, bits) = near_odds(order, group, other);
+    (matched, of, bits.clamp(-ANSWER_CAP, ANSWER_CAP))
+}
+
+/// How many of `group`'s packets have one of `other`'s near them, of how
+/// many, and the log-odds of that against `other` landing there by chance
+/// at its share of all packets (a tie that holds nine times in ten).
+fn near_odds(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
+    let matched = order.near_count(group, other);
+    let of = order.counts[group];
+    let by_chance = 1.0 - (1.0 - order.share[other]).powi(2 * RESPONSE_WINDOW as i32);
+    let (p1, p0) = (0.9, by_chance.clamp(1e-6, 0.99));
+    let holds = matched as f64 * (p1 / p0).log2();
+    let fails = (of - matched) as f64 * ((1.0 - p1) / (1.0 - p0)).log2();
+    (matched, of, holds + fails)
+}
+
 /// How often a request is answered by its response as the other side's
 /// very next packet.
 const ANSWERED: f64 = 0.9;
 /// What a request answered by its response says at most.
 const ANSWER_CAP: f64 = 16.0;
 
+/// The names of a login's order as discovery sees them: for each
+/// position of [`LOGIN_ORDER`], the group already named there, its side
+/// and the groups its def fits; and the groups already named anything.
+pub(crate) struct LoginPlaces<'a> {
+    /// `anchored[k]`: the group named at position k, if any.
+    pub anchored: &'a [Option<usize>],
+    /// Whether a group is already named (so it fills no open place).
+    pub sure: &'a dyn Fn(usize) -> bool,
+    /// Whether the name at position k is the client's.
+    pub client: &'a [bool],
+    /// Whether the def of the name at position k fits a group.
+    pub fits: &'a dyn Fn(usize, usize) -> bool,
+}
+
+/// Whether the open places (`open`, positions in order) and the groups
+/// first seen between the same bounds (`seen`, in order) line up, as many
+/// as they can in order with each name's def fitting its group, only with
+/// `group` in place `r`: the alignment that keeps the most of the login's
+/// order has it there, and none that keeps as many has another group
+/// there. A login whose version lacks some names, or sends a packet the
+/// order does not know, still lines up.
+fn only_place(
+    open: &[usize],
+    seen: &[usize],
+    r: usize,
+    group: usize,
+    fits: &dyn Fn(usize, usize) -> bool,
+) -> bool {
+    let (n, m) = (open.len(), seen.len());
+    let fit = |i: usize, j: usize| fits(seen[j], open[i]);
+    // before[i][j]: the most pairs in order among open[..i] and seen[..j];
+    // after[i][j]: among open[i..] and seen[j..].
+    let mut before = vec![vec![0u32; m + 1]; n + 1];
+    for i in 1..=n {
+        for j in 1..=m {
+            let pair = before[i - 1][j - 1] + u32::from(fit(i - 1, j - 1));
+            before[i][j] = pair.max(before[i - 1][j]).max(before[i][j - 1]);
+        }
+    }
+    let mut after = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            let pair = after[i + 1][j + 1] + u32::from(fit(i, j));
+            after[i][j] = pair.max(after[i + 1][j]).max(after[i][j + 1]);
+        }
+    }
+    let best = before[n][m];
+    let through = |j: usize| fit(r, j) && before[r][j] + 1 + after[r + 1][j + 1] == best;
+    let mine: Vec<usize> = (0..m).filter(|&j| through(j)).collect();
+    mine.len() == 1 && seen[mine[0]] == group
+}
+
+/// What the login order says when the groups first seen between two named
+/// places line up with the open places between them only with this group
+/// in this name's place: the game sends that burst in its order, and a
+/// name from elsewhere would leave the place's own name missing from the
+/// login.
+const PLACE_BITS: f64 = 12.0;
+
 /// The login-order evidence for `group` being the name at `position` of
-/// [`LOGIN_ORDER`], given the groups of the names already named there
-/// (`anchored[k]` for position k): in each session, its first packet must
-/// come after those of the names before it and before those after. A
+/// [`LOGIN_ORDER`], given the names already named (`places`): in each
+/// session, its first packet must come after those of the names before it
+/// and before those after. When the open places of its side between the
+/// nearest named ones line up with the groups first seen there only with
+/// this group in this place, that is worth [`PLACE_BITS`]; otherwise a
 /// placement that holds is worth as much as the bounds single the group
 /// out among the groups of its direction.
 pub(crate) fn login_order(
     order: &Order,
     group: usize,
     position: usize,
-    anchored: &[Option<usize>],
+    places: &LoginPlaces<'_>,
 ) -> Option<f64> {
+    let anchored = places.anchored;
     let mut bits = 0.0;
     let mut any = false;
+    let side = order.client[group];
+    // The open places of this side between the nearest named positions,
+    // and which of them this name is.
+    let lower_at = (0..position).rev().find(|&k| anchored[k].is_some());
+    let upper_at = (position + 1..anchored.len()).find(|&k| anchored[k].is_some());
+    let open: Vec<usize> = (lower_at.map_or(0, |k| k + 1)..upper_at.unwrap_or(anchored.len()))
+        .filter(|&k| places.client[k] == side && anchored[k].is_none())
+        .collect();
+    let rank = open.iter().position(|&k| k == position);
     for (s, list) in order.sessions.iter().enumerate() {
         let s = s as u32;
         let Some(&t) = order.first.get(&(s, group)) else {
             continue;
         };
-        let first = |k: usize| {
-            anchored
-                .get(k)
-                .copied()
-                .flatten()
+        let first = |k: Option<usize>| {
+            k.and_then(|k| anchored[k])
                 .and_then(|g| order.first.get(&(s, g)).copied())
         };
-        let lower = (0..position).rev().find_map(first);
-        let upper = (position + 1..anchored.len()).find_map(first);
+        let (lower, upper) = (first(lower_at), first(upper_at));
         if lower.is_none() && upper.is_none() {
             continue;
         }
@@ -321,24 +389,36 @@ pub(crate) fn login_order(
         let hi = upper.unwrap_or(list.len());
         if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
             bits -= 8.0;
-        } else {
-            // As much as the bounds single the group out: how many groups
-            // of its direction first appear between them, of how many
-            // appear in the session at all.
-            let side = order.client[group];
-            let (mut inside, mut all) = (0usize, 0usize);
-            for (&(session, g), &first) in &order.first {
-                if session == s && order.client[g] == side {
-                    all += 1;
-                    if first > lo && first < hi {
-                        inside += 1;
-                    }
+            continue;
+        }
+        // The groups of this side, not yet named, first seen between the
+        // bounds, in order; and how many of this side the session has.
+        let mut inside: Vec<(usize, usize)> = Vec::new();
+        let mut all = 0usize;
+        for (&(session, g), &at) in &order.first {
+            if session == s && order.client[g] == side {
+                all += 1;
+                if at > lo && at < hi && (g == group || !(places.sure)(g)) {
+                    inside.push((at, g));
                 }
             }
-            bits += (all as f64 / inside.max(1) as f64).log2().clamp(0.0, 8.0);
         }
+        inside.sort_unstable();
+        let seen: Vec<usize> = inside.iter().map(|&(_, g)| g).collect();
+        if let Some(r) = rank
+            && only_place(&open, &seen, r, group, places.fits)
+        {
+            bits += PLACE_BITS;
+            continue;
+        }
+        // As much as the bounds single the group out: how many groups of
+        // its direction first appear between them, of how many appear in
+        // the session at all.
+        bits += (all as f64 / inside.len().max(1) as f64)
+            .log2()
+            .clamp(0.0, 8.0);
     }
-    any.then(|| bits.clamp(-16.0, 12.0))
+    any.then(|| bits.clamp(-16.0, PLACE_BITS))
 }
 
 #[cfg(test)]
