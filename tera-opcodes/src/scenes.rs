@@ -53,6 +53,8 @@ pub const LOGIN_ORDER: &[&str] = &[
 /// its response is found by the names alone (`C_X` and `S_X`); these are
 /// the consequences the names do not tell.
 pub const CONSEQUENCES: &[(&str, &str)] = &[
+    // The character chosen in the lobby logs in.
+    ("C_SELECT_USER", "S_LOGIN"),
     // A skill used starts its cooldown, an item used its own.
     ("C_START_SKILL", "S_START_COOLTIME_SKILL"),
     ("C_USE_ITEM", "S_START_COOLTIME_ITEM"),

@@ -229,7 +229,7 @@ pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, 
     };
     match answer(order, group, other) {
         Some((answered, _, tight)) if tight > bits => (answered, of, tight),
-        _ => (matched, of, bits.clamp(-24.0, 24.0)),
+        _ => (matched, of, bits.clamp(-FOLLOWS_CAP, FOLLOWS_CAP)),
     }
 }
 
@@ -257,14 +257,14 @@ fn answer(order: &Order, group: usize, other: usize) -> Option<(usize, usize, f6
 /// How often `group`'s packets have one of `other`'s near them, for a
 /// pair the game ties by cause and consequence ([`CONSEQUENCES`]): the
 /// odds against `other` landing there by chance, at its share of all
-/// packets, [`ANSWER_CAP`] at most. Unlike [`pair`], the rank among the
+/// packets, [`FOLLOWS_CAP`] at most. Unlike [`pair`], the rank among the
 /// groups of one scene does not bound it: the table, not the nearness,
 /// says which of them follows. Gives (matched, of, bits).
 ///
 /// [`CONSEQUENCES`]: crate::CONSEQUENCES
 pub(crate) fn follows(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
     let (matched, of, bits) = near_odds(order, group, other);
-    (matched, of, bits.clamp(-ANSWER_CAP, ANSWER_CAP))
+    (matched, of, bits.clamp(-FOLLOWS_CAP, FOLLOWS_CAP))
 }
 
 /// How many of `group`'s packets have one of `other`'s near them, of how
@@ -279,6 +279,10 @@ fn near_odds(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
     let fails = (of - matched) as f64 * ((1.0 - p1) / (1.0 - p0)).log2();
     (matched, of, holds + fails)
 }
+
+/// What packets near another's say at most, a pair's or a known
+/// consequence's.
+const FOLLOWS_CAP: f64 = 24.0;
 
 /// How often a request is answered by its response as the other side's
 /// very next packet.
