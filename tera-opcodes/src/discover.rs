@@ -25,8 +25,10 @@ use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
 use crate::semantics::Semantics;
-use crate::scenes::{CONSEQUENCES, LOGIN_ORDER};
-use crate::sequence::{LoginPlaces, Order, follows, login_order, pair, pair_key};
+use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER};
+use crate::sequence::{
+    LoginPlaces, Order, exchanges, follows, login_order, pair, pair_key,
+};
 
 /// The opcodes every version keeps: the first packet of each side.
 pub const FIXED: [(&str, u16); 2] = [("C_CHECK_VERSION", 19900), ("S_CHECK_VERSION", 19901)];
@@ -53,6 +55,12 @@ const LINKS_CAP: f64 = 64.0;
 const PRIOR_NAME: f64 = 6.0;
 /// ... and at the same opcode.
 const PRIOR_SAME: f64 = 2.0;
+/// Each exchange of a keepalive ([`KEEPALIVES`]), up to
+/// [`KEEPALIVE_CAP`]: two empty packets that answer each other all session
+/// long are few, and a request repeated with nothing else to it is rare.
+const KEEPALIVE_BITS: f64 = 2.0;
+/// What a keepalive's exchanges say at most.
+const KEEPALIVE_CAP: f64 = 16.0;
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -153,7 +161,7 @@ impl Discovery {
         let mut rounds = 0;
         while rounds < MAX_ROUNDS {
             rounds += 1;
-            self.weigh(&order, &pins, &mut cands, &anchors, &fields);
+            self.weigh(samples, &order, &pins, &mut cands, &anchors, &fields);
             let edges: Vec<Edge> = cands
                 .iter()
                 .map(|c| Edge {
@@ -297,6 +305,7 @@ impl Discovery {
     /// Weighs every candidate against the entries sure so far.
     fn weigh(
         &self,
+        samples: &Samples,
         order: &Order,
         pins: &[Pin],
         cands: &mut [Candidate],
@@ -386,6 +395,9 @@ impl Discovery {
                         });
                     }
                 }
+                if let Some(e) = self.keepalive(samples, order, c.group, &name.name) {
+                    ev.push(e);
+                }
                 if let Some(position) = LOGIN_ORDER.iter().position(|n| **n == *name.name) {
                     let mut bounds = login.clone();
                     if let Some(b) = bounds.get_mut(position) {
@@ -408,6 +420,42 @@ impl Discovery {
             c.weight = BASE + ev.iter().map(Evidence::bits).sum::<f64>();
             c.evidence = ev;
         }
+    }
+
+    /// The keepalive evidence for `group` as `name`, when `name` is one
+    /// side of a keepalive: the group's packets are empty and exchanged
+    /// with the empty packets of exactly one group of the other side.
+    fn keepalive(
+        &self,
+        samples: &Samples,
+        order: &Order,
+        group: usize,
+        name: &str,
+    ) -> Option<Evidence> {
+        let (request, response) = KEEPALIVES
+            .iter()
+            .find(|(q, r)| *q == name || *r == name)?;
+        let groups = samples.groups();
+        if !groups[group].bodiless() {
+            return None;
+        }
+        let asks = *request == name;
+        let mut found = (0..groups.len()).filter_map(|h| {
+            if h == group || groups[h].direction == groups[group].direction || !groups[h].bodiless() {
+                return None;
+            }
+            let (q, r) = if asks { (group, h) } else { (h, group) };
+            exchanges(order, q, r)
+        });
+        let n = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        Some(Evidence::Keepalive {
+            with: (if asks { *response } else { *request }).to_owned(),
+            exchanges: n,
+            bits: (KEEPALIVE_BITS * n as f64).min(KEEPALIVE_CAP),
+        })
     }
 
     /// The pair evidence between `group` and name `m`, once `m` is sure

@@ -111,6 +111,17 @@ pub enum Evidence {
         /// Bits (negative when it mostly does not follow).
         bits: f64,
     },
+    /// Empty packets exchanged with another opcode's empty packets, each
+    /// request answered at once, again and again: a keepalive
+    /// ([`KEEPALIVES`](crate::KEEPALIVES)).
+    Keepalive {
+        /// The other side's name of the exchange.
+        with: String,
+        /// Exchanges.
+        exchanges: usize,
+        /// Bits.
+        bits: f64,
+    },
     /// Where the opcode first appears in a login, against the order of a
     /// login.
     LoginOrder {
@@ -141,6 +152,7 @@ impl Evidence {
             | Evidence::Position { bits, .. }
             | Evidence::Pair { bits, .. }
             | Evidence::Follows { bits, .. }
+            | Evidence::Keepalive { bits, .. }
             | Evidence::LoginOrder { bits }
             | Evidence::PreviousMap { bits, .. } => *bits,
         }
@@ -195,6 +207,11 @@ impl Evidence {
                 of,
                 bits,
             } => format!("follows with {with} {matched}/{of} ({bits:+.0}b)"),
+            Evidence::Keepalive {
+                with,
+                exchanges,
+                bits,
+            } => format!("keepalive with {with} x{exchanges} ({bits:.0}b)"),
             Evidence::LoginOrder { bits } => format!("login order ({bits:+.0}b)"),
             Evidence::PreviousMap { same_opcode, bits } => format!(
                 "previous map{} ({bits:+.0}b)",

@@ -74,6 +74,12 @@ impl Group {
     pub fn longest(&self) -> usize {
         self.longest
     }
+
+    /// Whether every packet is its header alone (length and opcode, four
+    /// bytes): a packet without a body.
+    pub fn bodiless(&self) -> bool {
+        self.longest == 4
+    }
 }
 
 /// The packets of every session read, grouped.

@@ -66,3 +66,13 @@ pub const CONSEQUENCES: &[(&str, &str)] = &[
     ("C_RETURN_TO_LOBBY", "S_PREPARE_RETURN_TO_LOBBY"),
     ("S_PREPARE_RETURN_TO_LOBBY", "S_RETURN_TO_LOBBY"),
 ];
+
+/// Keepalives: (request, response), both without a body, the request sent
+/// again and again all session long and each answered at once. The
+/// client measures its latency with one, the server checks the client is
+/// there with the other; no other exchange of two empty packets repeats
+/// through a session.
+pub const KEEPALIVES: &[(&str, &str)] = &[
+    ("C_REQUEST_GAMESTAT_PING", "S_RESPONSE_GAMESTAT_PONG"),
+    ("S_PING", "C_PONG"),
+];

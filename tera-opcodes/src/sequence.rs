@@ -280,6 +280,21 @@ fn near_odds(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
     (matched, of, holds + fails)
 }
 
+/// How many times `request`'s packets are answered by `response`'s as the
+/// other side's very next packet, when every packet of both takes part in
+/// one such exchange, and no fewer than [`KEEPALIVE_EXCHANGES`].
+///
+/// [`KEEPALIVE_EXCHANGES`]: KEEPALIVE_EXCHANGES
+pub(crate) fn exchanges(order: &Order, request: usize, response: usize) -> Option<usize> {
+    let n = order.answered(request, response);
+    (n >= KEEPALIVE_EXCHANGES && n == order.counts[request] && n == order.counts[response])
+        .then_some(n)
+}
+
+/// Exchanges that make a keepalive: fewer could be any request of a
+/// scene played twice.
+const KEEPALIVE_EXCHANGES: usize = 3;
+
 /// What packets near another's say at most, a pair's or a known
 /// consequence's.
 const FOLLOWS_CAP: f64 = 24.0;
