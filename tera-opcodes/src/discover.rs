@@ -25,7 +25,7 @@ use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
 use crate::semantics::Semantics;
-use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER};
+use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SYSTEM_MESSAGE_TEXT};
 use crate::sequence::{
     LoginPlaces, Order, exchanges, follows, login_order, pair, pair_key,
 };
@@ -61,6 +61,9 @@ const PRIOR_SAME: f64 = 2.0;
 const KEEPALIVE_BITS: f64 = 2.0;
 /// What a keepalive's exchanges say at most.
 const KEEPALIVE_CAP: f64 = 16.0;
+/// Text that reads as a system message under a name whose text is one:
+/// chat, names and descriptions almost never start `@` and a number.
+const SYSTEM_MESSAGE_BITS: f64 = 12.0;
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -288,6 +291,15 @@ impl Discovery {
                     });
                 }
                 let digest = Digest::of(samples, group, self.version(n, fit.version), fields);
+                if SYSTEM_MESSAGE_TEXT.contains(&&*name.name)
+                    && digest.texts > 0
+                    && digest.system_messages == digest.texts
+                {
+                    fixed.push(Evidence::SystemMessage {
+                        texts: digest.texts,
+                        bits: SYSTEM_MESSAGE_BITS,
+                    });
+                }
                 out.push(Candidate {
                     group: g,
                     name: n,

@@ -75,7 +75,7 @@ pub use fit::Misfit;
 pub use map::{MapError, OpcodeMap};
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
-pub use scenes::{CONSEQUENCES, LOGIN_ORDER};
+pub use scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SYSTEM_MESSAGE_TEXT};
 
 /// The README's example, run as a doc test.
 #[cfg(doctest)]

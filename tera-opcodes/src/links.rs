@@ -68,6 +68,9 @@ pub(crate) struct Digest {
     places: Vec<Place>,
     /// The size class of every named integer of the first packets.
     pub(crate) classes: Vec<(u32, u8)>,
+    /// Strings read, and how many of them read as a system message.
+    pub(crate) texts: usize,
+    pub(crate) system_messages: usize,
 }
 
 /// How rare an integer is, in bits: ids and large values recur by
@@ -94,6 +97,27 @@ fn text_key(units: &[u8]) -> u64 {
     (1u64 << (8 + 2 * chars)) | (h & ((1u64 << (8 + 2 * chars)) - 1) & !0xff) | 0x80
 }
 
+/// Whether UTF-16LE text reads as a system message: `@`, the message's
+/// number, then its arguments after `\v` (`@1234\vUserName\vKaelric`),
+/// the form the client looks its text up by.
+fn is_system_message(units: &[u8]) -> bool {
+    let mut chars = units
+        .chunks_exact(2)
+        .map(|u| u16::from_le_bytes([u[0], u[1]]));
+    if chars.next() != Some(u16::from(b'@')) {
+        return false;
+    }
+    let mut digits = 0;
+    for c in chars {
+        match c {
+            0x30..=0x39 => digits += 1,
+            0x0b => break,
+            _ => return false,
+        }
+    }
+    digits > 0
+}
+
 /// Field names that say nothing about what a field holds.
 fn anonymous(name: &str) -> bool {
     name.starts_with("unk") || name.starts_with("unkn")
@@ -110,6 +134,8 @@ struct Collect<'f> {
     /// Where each integer's size class goes, while packets are read for it.
     classes: Option<&'f mut Vec<(u32, u8)>>,
     places: Vec<(u32, [f32; 3])>,
+    texts: &'f mut usize,
+    system_messages: &'f mut usize,
 }
 
 impl<'r> Visit<'r> for Collect<'_> {
@@ -125,6 +151,10 @@ impl<'r> Visit<'r> for Collect<'_> {
             return;
         }
         if let Value::String(text) = value {
+            *self.texts += 1;
+            if is_system_message(text.as_utf16le()) {
+                *self.system_messages += 1;
+            }
             // A string is linked by its hash; text of a few characters
             // recurs by chance (names are short), so only longer text
             // counts, at about two bits a character.
@@ -169,6 +199,8 @@ impl Digest {
                 ints: &mut digest.ints,
                 classes: (k < CLASS_SAMPLES).then_some(&mut digest.classes),
                 places: Vec::new(),
+                texts: &mut digest.texts,
+                system_messages: &mut digest.system_messages,
             };
             walk(&record, &mut collect);
             let places = collect.places;
@@ -503,6 +535,16 @@ fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn system_messages_read_by_form() {
+        let utf16 = |s: &str| -> Vec<u8> { s.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+        assert!(is_system_message(&utf16("@1234\u{b}UserName\u{b}Kaelric")));
+        assert!(is_system_message(&utf16("@28")));
+        assert!(!is_system_message(&utf16("@dungeon:9777")));
+        assert!(!is_system_message(&utf16("@")));
+        assert!(!is_system_message(&utf16("hello @12")));
+    }
 
     #[test]
     fn families_by_topic_and_by_life_cycle() {

@@ -122,6 +122,14 @@ pub enum Evidence {
         /// Bits.
         bits: f64,
     },
+    /// Every string reads as a system message, and the name's text is
+    /// one ([`SYSTEM_MESSAGE_TEXT`](crate::SYSTEM_MESSAGE_TEXT)).
+    SystemMessage {
+        /// Strings read.
+        texts: usize,
+        /// Bits.
+        bits: f64,
+    },
     /// Where the opcode first appears in a login, against the order of a
     /// login.
     LoginOrder {
@@ -153,6 +161,7 @@ impl Evidence {
             | Evidence::Pair { bits, .. }
             | Evidence::Follows { bits, .. }
             | Evidence::Keepalive { bits, .. }
+            | Evidence::SystemMessage { bits, .. }
             | Evidence::LoginOrder { bits }
             | Evidence::PreviousMap { bits, .. } => *bits,
         }
@@ -212,6 +221,9 @@ impl Evidence {
                 exchanges,
                 bits,
             } => format!("keepalive with {with} x{exchanges} ({bits:.0}b)"),
+            Evidence::SystemMessage { texts, bits } => {
+                format!("{texts} system messages ({bits:.0}b)")
+            }
             Evidence::LoginOrder { bits } => format!("login order ({bits:+.0}b)"),
             Evidence::PreviousMap { same_opcode, bits } => format!(
                 "previous map{} ({bits:+.0}b)",

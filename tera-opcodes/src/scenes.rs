@@ -76,3 +76,8 @@ pub const KEEPALIVES: &[(&str, &str)] = &[
     ("C_REQUEST_GAMESTAT_PING", "S_RESPONSE_GAMESTAT_PONG"),
     ("S_PING", "C_PONG"),
 ];
+
+/// Names whose text is a system message (`@`, its number, `\v` and its
+/// arguments: the client looks the message up in its data center). Other
+/// text (chat, names, descriptions) seldom reads so.
+pub const SYSTEM_MESSAGE_TEXT: &[&str] = &["S_SYSTEM_MESSAGE"];
