@@ -19,13 +19,16 @@ use std::sync::Arc;
 
 use crate::defset::DefSet;
 use crate::fit::{Fit, fit_name};
-use crate::links::{Digest, Fields, Index};
+use crate::links::{Digest, Fields, Index, one_life};
 use crate::map::OpcodeMap;
 use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
 use crate::semantics::Semantics;
-use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SYSTEM_MESSAGE_TEXT};
+use crate::lives::Lives;
+use crate::scenes::{
+    CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SYSTEM_MESSAGE_TEXT, ends_a_life,
+};
 use crate::sequence::{
     LoginPlaces, Order, exchanges, follows, login_order, pair, pair_key,
 };
@@ -64,6 +67,14 @@ const KEEPALIVE_CAP: f64 = 16.0;
 /// Text that reads as a system message under a name whose text is one:
 /// chat, names and descriptions almost never start `@` and a number.
 const SYSTEM_MESSAGE_BITS: f64 = 12.0;
+/// Each id a despawn ends (seen before, and no later packet holds it), up
+/// to [`LIFE_CAP`]: an id that a packet of another kind holds is mostly
+/// seen again. Ids seen again count nothing against: the game names a dead
+/// NPC once more as the source of its loot. As much again when those
+/// lives began in the other end of the name's life cycle.
+const LIFE_BITS: f64 = 2.0;
+/// What the ids a despawn ends say at most, and where they began as much.
+const LIFE_CAP: f64 = 12.0;
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -158,13 +169,14 @@ impl Discovery {
         let pinned_groups: BTreeSet<usize> = pins.iter().filter_map(|p| p.group).collect();
         let pinned_names: BTreeSet<usize> = pins.iter().filter_map(|p| p.def).collect();
         let mut cands = self.candidates(samples, &pinned_groups, &pinned_names, &mut fields);
+        let lives = self.lives(samples, &cands);
 
         let mut anchors: Vec<(usize, usize)> = Vec::new();
         let mut chosen = Vec::new();
         let mut rounds = 0;
         while rounds < MAX_ROUNDS {
             rounds += 1;
-            self.weigh(samples, &order, &pins, &mut cands, &anchors, &fields);
+            self.weigh(samples, &order, &lives, &pins, &mut cands, &anchors, &fields);
             let edges: Vec<Edge> = cands
                 .iter()
                 .map(|c| Edge {
@@ -314,11 +326,70 @@ impl Discovery {
         out
     }
 
+    /// Where the ids that despawn candidates read begin and end.
+    fn lives(&self, samples: &Samples, cands: &[Candidate]) -> Lives {
+        let ids: HashSet<u64> = cands
+            .iter()
+            .filter(|c| ends_a_life(&self.defs.names[c.name].name))
+            .flat_map(|c| c.digest.ids.iter().map(|&(_, id)| id))
+            .collect();
+        Lives::scan(samples, &ids)
+    }
+
+    /// A despawn candidate's evidence: how many of the ids it reads were
+    /// seen before and are seen no more, and whether those lives began in
+    /// the sure packet at the other end of its life cycle.
+    fn life_ends(
+        &self,
+        samples: &Samples,
+        lives: &Lives,
+        c: &Candidate,
+        sure_names: &HashMap<usize, usize>,
+    ) -> Option<Evidence> {
+        let name = &self.defs.names[c.name].name;
+        if !ends_a_life(name) {
+            return None;
+        }
+        let of = c.digest.ids.len();
+        let began: Vec<usize> = c
+            .digest
+            .ids
+            .iter()
+            .filter_map(|&(packet, id)| lives.ended_at(samples, packet, id))
+            .collect();
+        let ends = began.len();
+        if of == 0 || 2 * ends < of {
+            return None;
+        }
+        let mut bits = (LIFE_BITS * ends as f64).min(LIFE_CAP);
+        let mut by: HashMap<usize, usize> = HashMap::new();
+        for &first in &began {
+            let group = samples.packet(first).group;
+            if let Some(&n) = sure_names.get(&group)
+                && one_life(name, &self.defs.names[n].name)
+            {
+                *by.entry(n).or_default() += 1;
+            }
+        }
+        let begun_by = by.into_iter().max_by_key(|&(n, k)| (k, std::cmp::Reverse(n)));
+        let begun_by = begun_by.filter(|&(_, k)| 2 * k >= ends).map(|(n, k)| {
+            bits += (LIFE_BITS * k as f64).min(LIFE_CAP);
+            self.defs.names[n].name.to_string()
+        });
+        Some(Evidence::LifeEnds {
+            ends,
+            of,
+            begun_by,
+            bits,
+        })
+    }
+
     /// Weighs every candidate against the entries sure so far.
     fn weigh(
         &self,
         samples: &Samples,
         order: &Order,
+        lives: &Lives,
         pins: &[Pin],
         cands: &mut [Candidate],
         anchors: &[(usize, usize)],
@@ -347,6 +418,7 @@ impl Discovery {
         );
         let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
         let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
+        let name_of_group: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (g, n)).collect();
         let login: Vec<Option<usize>> = LOGIN_ORDER
             .iter()
             .map(|name| {
@@ -406,6 +478,9 @@ impl Discovery {
                             bits,
                         });
                     }
+                }
+                if let Some(e) = self.life_ends(samples, lives, c, &name_of_group) {
+                    ev.push(e);
                 }
                 if let Some(e) = self.keepalive(samples, order, c.group, &name.name) {
                     ev.push(e);

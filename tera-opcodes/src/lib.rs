@@ -56,6 +56,7 @@ mod discover;
 mod fit;
 mod leaves;
 mod links;
+mod lives;
 mod map;
 mod matching;
 mod plausible;

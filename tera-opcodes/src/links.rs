@@ -68,6 +68,8 @@ pub(crate) struct Digest {
     places: Vec<Place>,
     /// The size class of every named integer of the first packets.
     pub(crate) classes: Vec<(u32, u8)>,
+    /// The 64-bit ids of each packet read: (packet, id).
+    pub(crate) ids: Vec<(usize, u64)>,
     /// Strings read, and how many of them read as a system message.
     pub(crate) texts: usize,
     pub(crate) system_messages: usize,
@@ -204,6 +206,12 @@ impl Digest {
             };
             walk(&record, &mut collect);
             let places = collect.places;
+            let ids: Vec<(usize, u64)> = digest.ints[before..]
+                .iter()
+                .filter(|&&(_, _, wide)| wide)
+                .map(|&(_, v, _)| (i, v))
+                .collect();
+            digest.ids.extend(ids);
             let mut pairs: Vec<(u32, u64)> = digest.ints[before..]
                 .iter()
                 .map(|&(f, v, _)| (f, v))
@@ -512,6 +520,13 @@ fn life_cycle_stem(name: &str) -> String {
         .join("_")
 }
 
+/// Whether two names are two ends of one life cycle (`S_SPAWN_USER` and
+/// `S_DESPAWN_USER`).
+pub(crate) fn one_life(a: &str, b: &str) -> bool {
+    let stem = life_cycle_stem(a);
+    a != b && !stem.is_empty() && stem == life_cycle_stem(b)
+}
+
 /// Whether two packet names are of one family: they share a word that
 /// says what they are about, or they are two ends of one life cycle
 /// (`S_SPAWN_USER` and `S_DESPAWN_USER`).
@@ -523,8 +538,7 @@ pub(crate) fn kin(a: &str, b: &str) -> bool {
     if topic_words(a).any(|w| wb.contains(&w)) {
         return true;
     }
-    let stem = life_cycle_stem(a);
-    !stem.is_empty() && stem == life_cycle_stem(b)
+    one_life(a, b)
 }
 
 fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {

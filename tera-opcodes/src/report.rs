@@ -130,6 +130,20 @@ pub enum Evidence {
         /// Bits.
         bits: f64,
     },
+    /// Ids that no later packet of the session holds, under a name that
+    /// ends an entity's life (a despawn).
+    LifeEnds {
+        /// Ids seen before and no more after this opcode's packet.
+        ends: usize,
+        /// Ids read.
+        of: usize,
+        /// The packet most of those lives began in, when it is the other
+        /// end of this name's life cycle (`S_SPAWN_USER` for
+        /// `S_DESPAWN_USER`).
+        begun_by: Option<String>,
+        /// Bits.
+        bits: f64,
+    },
     /// Where the opcode first appears in a login, against the order of a
     /// login.
     LoginOrder {
@@ -162,6 +176,7 @@ impl Evidence {
             | Evidence::Follows { bits, .. }
             | Evidence::Keepalive { bits, .. }
             | Evidence::SystemMessage { bits, .. }
+            | Evidence::LifeEnds { bits, .. }
             | Evidence::LoginOrder { bits }
             | Evidence::PreviousMap { bits, .. } => *bits,
         }
@@ -221,6 +236,15 @@ impl Evidence {
                 exchanges,
                 bits,
             } => format!("keepalive with {with} x{exchanges} ({bits:.0}b)"),
+            Evidence::LifeEnds {
+                ends,
+                of,
+                begun_by,
+                bits,
+            } => match begun_by {
+                Some(by) => format!("{ends}/{of} ids seen no more, begun by {by} ({bits:.0}b)"),
+                None => format!("{ends}/{of} ids seen no more ({bits:.0}b)"),
+            },
             Evidence::SystemMessage { texts, bits } => {
                 format!("{texts} system messages ({bits:.0}b)")
             }

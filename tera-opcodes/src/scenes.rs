@@ -81,3 +81,10 @@ pub const KEEPALIVES: &[(&str, &str)] = &[
 /// arguments: the client looks the message up in its data center). Other
 /// text (chat, names, descriptions) seldom reads so.
 pub const SYSTEM_MESSAGE_TEXT: &[&str] = &["S_SYSTEM_MESSAGE"];
+
+/// Whether a name ends the life of the entity it names (`S_DESPAWN_NPC`,
+/// `S_DESPAWN_USER`): the game uses an entity's id for no other, so after
+/// its despawn most of its ids are seen no more.
+pub(crate) fn ends_a_life(name: &str) -> bool {
+    name.split('_').any(|w| w == "DESPAWN")
+}
