@@ -26,11 +26,12 @@ use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
 use crate::semantics::Semantics;
 use crate::lives::Lives;
+use crate::places_order::{Scene, login_order, scene_order};
 use crate::scenes::{
-    CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SYSTEM_MESSAGE_TEXT, ends_a_life,
+    CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, SYSTEM_MESSAGE_TEXT, ends_a_life,
 };
 use crate::sequence::{
-    LoginPlaces, Order, exchanges, follows, login_order, pair, pair_key,
+    Order, exchanges, follows, pair, pair_key,
 };
 
 /// The opcodes every version keeps: the first packet of each side.
@@ -419,21 +420,18 @@ impl Discovery {
         let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
         let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
         let name_of_group: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (g, n)).collect();
-        let login: Vec<Option<usize>> = LOGIN_ORDER
-            .iter()
-            .map(|name| {
-                self.defs
-                    .index(name)
-                    .and_then(|n| group_of_name.get(&n).copied())
-            })
-            .collect();
-        let client: Vec<bool> = LOGIN_ORDER.iter().map(|n| n.starts_with("C_")).collect();
         let sure_groups: HashSet<usize> = sure.iter().map(|&(g, _, _)| g).collect();
         let is_sure = |g: usize| sure_groups.contains(&g);
-        let login_names: Vec<Option<usize>> =
-            LOGIN_ORDER.iter().map(|name| self.defs.index(name)).collect();
-        let fits_place =
-            |g: usize, k: usize| login_names[k].is_some_and(|n| by_pair.contains_key(&(g, n)));
+        let fits = |g: usize, n: usize| by_pair.contains_key(&(g, n));
+        let scene = |names: &[&str]| {
+            Scene::new(
+                names.iter().map(|name| self.defs.index(name)).collect(),
+                names.iter().map(|n| n.starts_with("C_")).collect(),
+                &group_of_name,
+            )
+        };
+        let login = scene(LOGIN_ORDER);
+        let scenes: Vec<Scene> = SCENES.iter().map(|names| scene(names)).collect();
         // Each name's known causes and consequences.
         let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
         for (cause, effect) in CONSEQUENCES {
@@ -485,19 +483,17 @@ impl Discovery {
                 if let Some(e) = self.keepalive(samples, order, c.group, &name.name) {
                     ev.push(e);
                 }
-                if let Some(position) = LOGIN_ORDER.iter().position(|n| **n == *name.name) {
-                    let mut bounds = login.clone();
-                    if let Some(b) = bounds.get_mut(position) {
-                        *b = None;
-                    }
-                    let places = LoginPlaces {
-                        anchored: &bounds,
-                        sure: &is_sure,
-                        client: &client,
-                        fits: &fits_place,
-                    };
-                    if let Some(bits) = login_order(order, c.group, position, &places) {
-                        ev.push(Evidence::LoginOrder { bits });
+                let login_bits = login.weigh(login_order, order, c.group, c.name, &fits, &is_sure);
+                if let Some(bits) = login_bits {
+                    ev.push(Evidence::LoginOrder { bits });
+                }
+                for (names, scene) in SCENES.iter().zip(&scenes) {
+                    let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &is_sure);
+                    if let Some(bits) = bits {
+                        ev.push(Evidence::Scene {
+                            scene: names[0].to_owned(),
+                            bits,
+                        });
                     }
                 }
                 ev

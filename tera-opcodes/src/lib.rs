@@ -50,6 +50,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod align;
 mod check;
 mod defset;
 mod discover;
@@ -59,6 +60,7 @@ mod links;
 mod lives;
 mod map;
 mod matching;
+mod places_order;
 mod plausible;
 mod report;
 mod samples;
@@ -76,7 +78,7 @@ pub use fit::Misfit;
 pub use map::{MapError, OpcodeMap};
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
-pub use scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SYSTEM_MESSAGE_TEXT};
+pub use scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, SYSTEM_MESSAGE_TEXT};
 
 /// The README's example, run as a doc test.
 #[cfg(doctest)]

@@ -144,6 +144,14 @@ pub enum Evidence {
         /// Bits.
         bits: f64,
     },
+    /// Where the opcode's packets stand in a scene the game plays in order
+    /// ([`SCENES`](crate::SCENES)), against the names already named there.
+    Scene {
+        /// The scene, by its first name.
+        scene: String,
+        /// Bits.
+        bits: f64,
+    },
     /// Where the opcode first appears in a login, against the order of a
     /// login.
     LoginOrder {
@@ -177,6 +185,7 @@ impl Evidence {
             | Evidence::Keepalive { bits, .. }
             | Evidence::SystemMessage { bits, .. }
             | Evidence::LifeEnds { bits, .. }
+            | Evidence::Scene { bits, .. }
             | Evidence::LoginOrder { bits }
             | Evidence::PreviousMap { bits, .. } => *bits,
         }
@@ -248,6 +257,7 @@ impl Evidence {
             Evidence::SystemMessage { texts, bits } => {
                 format!("{texts} system messages ({bits:.0}b)")
             }
+            Evidence::Scene { scene, bits } => format!("scene of {scene} ({bits:+.0}b)"),
             Evidence::LoginOrder { bits } => format!("login order ({bits:+.0}b)"),
             Evidence::PreviousMap { same_opcode, bits } => format!(
                 "previous map{} ({bits:+.0}b)",

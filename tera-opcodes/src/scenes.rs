@@ -48,6 +48,21 @@ pub const LOGIN_ORDER: &[&str] = &[
     "S_VISIT_NEW_SECTION",
 ];
 
+/// Scenes the game plays in order wherever in a session, each name's
+/// packet after the one before it, other packets among them (the world
+/// goes on meanwhile).
+pub const SCENES: &[&[&str]] = &[
+    // Back to the lobby: the client asks, the server counts down and sends
+    // the player back, and the lobby asks for the character list again.
+    &[
+        "C_RETURN_TO_LOBBY",
+        "S_PREPARE_RETURN_TO_LOBBY",
+        "S_RETURN_TO_LOBBY",
+        "C_GET_USER_LIST",
+        "S_GET_USER_LIST",
+    ],
+];
+
 /// Packets that follow from another within a few packets, whatever their
 /// names share: (the cause, what follows from it). A request answered by
 /// its response is found by the names alone (`C_X` and `S_X`); these are

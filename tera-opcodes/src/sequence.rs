@@ -1,5 +1,6 @@
 //! Evidence of order: a request answered by its response in the packets
-//! that follow (`C_X` then `S_X`), and the order of a login as a prior.
+//! that follow (`C_X` then `S_X`), known consequences, keepalives. The
+//! order of whole scenes (a login) is in `places_order`.
 
 use std::collections::HashMap;
 
@@ -14,6 +15,8 @@ const RESPONSE_WINDOW: usize = 4;
 #[derive(Debug)]
 pub(crate) struct Order {
     sessions: Vec<Vec<usize>>,
+    /// The group of each packet of each session, in order.
+    seq: Vec<Vec<usize>>,
     /// (session, group) -> the place of the group's first packet.
     first: HashMap<(u32, usize), usize>,
     /// Each group's packets' share of all packets.
@@ -33,6 +36,35 @@ pub(crate) struct Order {
 }
 
 impl Order {
+    /// How many sessions.
+    pub(crate) fn sessions(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// The group of each packet of session `s`, in order.
+    pub(crate) fn groups_in(&self, s: usize) -> &[usize] {
+        &self.seq[s]
+    }
+
+    /// Where `group` first appears in session `s`.
+    pub(crate) fn first(&self, s: usize, group: usize) -> Option<usize> {
+        self.first.get(&(s as u32, group)).copied()
+    }
+
+    /// The groups that appear in session `s`, each with where it first
+    /// does.
+    pub(crate) fn firsts(&self, s: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.first
+            .iter()
+            .filter(move |((session, _), _)| *session as usize == s)
+            .map(|(&(_, g), &at)| (g, at))
+    }
+
+    /// Whether the client sent `group`'s packets.
+    pub(crate) fn client(&self, group: usize) -> bool {
+        self.client[group]
+    }
+
     /// The share of all packets that `group`'s side sent.
     fn side_share(&self, group: usize) -> f64 {
         let side = self.client[group];
@@ -138,8 +170,13 @@ impl Order {
             near.push(tally(counts));
         }
         let (next_other, prev_other) = answers(samples, &sessions, groups.len());
+        let seq = sessions
+            .iter()
+            .map(|list| list.iter().map(|&i| samples.packet(i).group).collect())
+            .collect();
         Order {
             sessions,
+            seq,
             first,
             share,
             counts,
@@ -304,141 +341,6 @@ const FOLLOWS_CAP: f64 = 24.0;
 const ANSWERED: f64 = 0.9;
 /// What a request answered by its response says at most.
 const ANSWER_CAP: f64 = 16.0;
-
-/// The names of a login's order as discovery sees them: for each
-/// position of [`LOGIN_ORDER`], the group already named there, its side
-/// and the groups its def fits; and the groups already named anything.
-pub(crate) struct LoginPlaces<'a> {
-    /// `anchored[k]`: the group named at position k, if any.
-    pub anchored: &'a [Option<usize>],
-    /// Whether a group is already named (so it fills no open place).
-    pub sure: &'a dyn Fn(usize) -> bool,
-    /// Whether the name at position k is the client's.
-    pub client: &'a [bool],
-    /// Whether the def of the name at position k fits a group.
-    pub fits: &'a dyn Fn(usize, usize) -> bool,
-}
-
-/// Whether the open places (`open`, positions in order) and the groups
-/// first seen between the same bounds (`seen`, in order) line up, as many
-/// as they can in order with each name's def fitting its group, only with
-/// `group` in place `r`: the alignment that keeps the most of the login's
-/// order has it there, and none that keeps as many has another group
-/// there. A login whose version lacks some names, or sends a packet the
-/// order does not know, still lines up.
-fn only_place(
-    open: &[usize],
-    seen: &[usize],
-    r: usize,
-    group: usize,
-    fits: &dyn Fn(usize, usize) -> bool,
-) -> bool {
-    let (n, m) = (open.len(), seen.len());
-    let fit = |i: usize, j: usize| fits(seen[j], open[i]);
-    // before[i][j]: the most pairs in order among open[..i] and seen[..j];
-    // after[i][j]: among open[i..] and seen[j..].
-    let mut before = vec![vec![0u32; m + 1]; n + 1];
-    for i in 1..=n {
-        for j in 1..=m {
-            let pair = before[i - 1][j - 1] + u32::from(fit(i - 1, j - 1));
-            before[i][j] = pair.max(before[i - 1][j]).max(before[i][j - 1]);
-        }
-    }
-    let mut after = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            let pair = after[i + 1][j + 1] + u32::from(fit(i, j));
-            after[i][j] = pair.max(after[i + 1][j]).max(after[i][j + 1]);
-        }
-    }
-    let best = before[n][m];
-    let through = |j: usize| fit(r, j) && before[r][j] + 1 + after[r + 1][j + 1] == best;
-    let mine: Vec<usize> = (0..m).filter(|&j| through(j)).collect();
-    mine.len() == 1 && seen[mine[0]] == group
-}
-
-/// What the login order says when the groups first seen between two named
-/// places line up with the open places between them only with this group
-/// in this name's place: the game sends that burst in its order, and a
-/// name from elsewhere would leave the place's own name missing from the
-/// login.
-const PLACE_BITS: f64 = 12.0;
-
-/// The login-order evidence for `group` being the name at `position` of
-/// [`LOGIN_ORDER`], given the names already named (`places`): in each
-/// session, its first packet must come after those of the names before it
-/// and before those after. When the open places of its side between the
-/// nearest named ones line up with the groups first seen there only with
-/// this group in this place, that is worth [`PLACE_BITS`]; otherwise a
-/// placement that holds is worth as much as the bounds single the group
-/// out among the groups of its direction.
-pub(crate) fn login_order(
-    order: &Order,
-    group: usize,
-    position: usize,
-    places: &LoginPlaces<'_>,
-) -> Option<f64> {
-    let anchored = places.anchored;
-    let mut bits = 0.0;
-    let mut any = false;
-    let side = order.client[group];
-    // The open places of this side between the nearest named positions,
-    // and which of them this name is.
-    let lower_at = (0..position).rev().find(|&k| anchored[k].is_some());
-    let upper_at = (position + 1..anchored.len()).find(|&k| anchored[k].is_some());
-    let open: Vec<usize> = (lower_at.map_or(0, |k| k + 1)..upper_at.unwrap_or(anchored.len()))
-        .filter(|&k| places.client[k] == side && anchored[k].is_none())
-        .collect();
-    let rank = open.iter().position(|&k| k == position);
-    for (s, list) in order.sessions.iter().enumerate() {
-        let s = s as u32;
-        let Some(&t) = order.first.get(&(s, group)) else {
-            continue;
-        };
-        let first = |k: Option<usize>| {
-            k.and_then(|k| anchored[k])
-                .and_then(|g| order.first.get(&(s, g)).copied())
-        };
-        let (lower, upper) = (first(lower_at), first(upper_at));
-        if lower.is_none() && upper.is_none() {
-            continue;
-        }
-        any = true;
-        let lo = lower.unwrap_or(0);
-        let hi = upper.unwrap_or(list.len());
-        if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
-            bits -= 8.0;
-            continue;
-        }
-        // The groups of this side, not yet named, first seen between the
-        // bounds, in order; and how many of this side the session has.
-        let mut inside: Vec<(usize, usize)> = Vec::new();
-        let mut all = 0usize;
-        for (&(session, g), &at) in &order.first {
-            if session == s && order.client[g] == side {
-                all += 1;
-                if at > lo && at < hi && (g == group || !(places.sure)(g)) {
-                    inside.push((at, g));
-                }
-            }
-        }
-        inside.sort_unstable();
-        let seen: Vec<usize> = inside.iter().map(|&(_, g)| g).collect();
-        if let Some(r) = rank
-            && only_place(&open, &seen, r, group, places.fits)
-        {
-            bits += PLACE_BITS;
-            continue;
-        }
-        // As much as the bounds single the group out: how many groups of
-        // its direction first appear between them, of how many appear in
-        // the session at all.
-        bits += (all as f64 / inside.len().max(1) as f64)
-            .log2()
-            .clamp(0.0, 8.0);
-    }
-    any.then(|| bits.clamp(-16.0, PLACE_BITS))
-}
 
 #[cfg(test)]
 mod tests {

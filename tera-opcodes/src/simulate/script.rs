@@ -43,20 +43,7 @@ impl Play<'_> {
         );
         self.send("S_ACCOUNT_PACKAGE_LIST", &[]);
         self.wait(200, 900);
-        self.send("C_GET_USER_LIST", &[]);
-        let characters: Vec<Json> = (0..3)
-            .map(|k| {
-                if k == 0 {
-                    json!({"id": me.player_id, "name": me.name, "level": me.level, "serverId": me.server_id})
-                } else {
-                    json!({"id": me.player_id + k, "name": self.world.other_name(), "level": 60 + k})
-                }
-            })
-            .collect();
-        self.send(
-            "S_GET_USER_LIST",
-            &[("characters", Json::Array(characters))],
-        );
+        self.character_list();
         self.wait(1_000, 4_000);
         self.send(
             "C_SELECT_USER",
@@ -75,6 +62,25 @@ impl Play<'_> {
             ],
         );
         self.enter_zone(false);
+    }
+
+    /// The lobby asks for the character list, and the server sends it.
+    fn character_list(&mut self) {
+        let me = self.world.me.clone();
+        self.send("C_GET_USER_LIST", &[]);
+        let characters: Vec<Json> = (0..3)
+            .map(|k| {
+                if k == 0 {
+                    json!({"id": me.player_id, "name": me.name, "level": me.level, "serverId": me.server_id})
+                } else {
+                    json!({"id": me.player_id + k, "name": self.world.other_name(), "level": 60 + k})
+                }
+            })
+            .collect();
+        self.send(
+            "S_GET_USER_LIST",
+            &[("characters", Json::Array(characters))],
+        );
     }
 
     /// A zone loads: the topology, what the client needs, the spawn.
@@ -746,11 +752,19 @@ impl Play<'_> {
         }
     }
 
-    /// Back to the character list.
+    /// Back to the character list: the server counts down (the world
+    /// goes on meanwhile), sends the player back, and the lobby asks for
+    /// the list again.
     pub(crate) fn logout(&mut self) {
         self.send("C_RETURN_TO_LOBBY", &[]);
         self.send("S_PREPARE_RETURN_TO_LOBBY", &[]);
-        self.wait(2_000, 5_000);
+        self.wait(1_000, 2_500);
+        if self.world.rng.random_bool(0.5) {
+            self.spawns();
+        }
+        self.wait(1_000, 2_500);
         self.send("S_RETURN_TO_LOBBY", &[]);
+        self.wait(500, 1_500);
+        self.character_list();
     }
 }
