@@ -20,19 +20,17 @@ use std::sync::Arc;
 use crate::defset::DefSet;
 use crate::fit::{Fit, fit_name};
 use crate::links::{Digest, Fields, Index, one_life};
+use crate::lives::Lives;
 use crate::map::OpcodeMap;
 use crate::matching::{Chosen, Edge, assign};
+use crate::places_order::{Scene, login_order, scene_order};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
-use crate::semantics::Semantics;
-use crate::lives::Lives;
-use crate::places_order::{Scene, login_order, scene_order};
 use crate::scenes::{
     CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, SYSTEM_MESSAGE_TEXT, ends_a_life,
 };
-use crate::sequence::{
-    Order, exchanges, follows, pair, pair_key,
-};
+use crate::semantics::Semantics;
+use crate::sequence::{Order, exchanges, follows, pair, pair_key};
 
 /// The opcodes every version keeps: the first packet of each side.
 pub const FIXED: [(&str, u16); 2] = [("C_CHECK_VERSION", 19900), ("S_CHECK_VERSION", 19901)];
@@ -177,7 +175,9 @@ impl Discovery {
         let mut rounds = 0;
         while rounds < MAX_ROUNDS {
             rounds += 1;
-            self.weigh(samples, &order, &lives, &pins, &mut cands, &anchors, &fields);
+            self.weigh(
+                samples, &order, &lives, &pins, &mut cands, &anchors, &fields,
+            );
             let edges: Vec<Edge> = cands
                 .iter()
                 .map(|c| Edge {
@@ -372,7 +372,9 @@ impl Discovery {
                 *by.entry(n).or_default() += 1;
             }
         }
-        let begun_by = by.into_iter().max_by_key(|&(n, k)| (k, std::cmp::Reverse(n)));
+        let begun_by = by
+            .into_iter()
+            .max_by_key(|&(n, k)| (k, std::cmp::Reverse(n)));
         let begun_by = begun_by.filter(|&(_, k)| 2 * k >= ends).map(|(n, k)| {
             bits += (LIFE_BITS * k as f64).min(LIFE_CAP);
             self.defs.names[n].name.to_string()
@@ -515,16 +517,15 @@ impl Discovery {
         group: usize,
         name: &str,
     ) -> Option<Evidence> {
-        let (request, response) = KEEPALIVES
-            .iter()
-            .find(|(q, r)| *q == name || *r == name)?;
+        let (request, response) = KEEPALIVES.iter().find(|(q, r)| *q == name || *r == name)?;
         let groups = samples.groups();
         if !groups[group].bodiless() {
             return None;
         }
         let asks = *request == name;
         let mut found = (0..groups.len()).filter_map(|h| {
-            if h == group || groups[h].direction == groups[group].direction || !groups[h].bodiless() {
+            if h == group || groups[h].direction == groups[group].direction || !groups[h].bodiless()
+            {
                 return None;
             }
             let (q, r) = if asks { (group, h) } else { (h, group) };

@@ -56,7 +56,12 @@ mod tests {
         let mut packet = |opcode: u8, body: &[u8]| {
             let mut bytes = vec![(4 + body.len()) as u8, 0, opcode, 0];
             bytes.extend_from_slice(body);
-            samples.push_packet(SessionId(0), Timestamp(0), Direction::ServerToClient, &bytes);
+            samples.push_packet(
+                SessionId(0),
+                Timestamp(0),
+                Direction::ServerToClient,
+                &bytes,
+            );
         };
         let other: u64 = 0x0fed_cba9_8765_4321;
         packet(1, &id.to_le_bytes());

@@ -213,7 +213,11 @@ pub(crate) fn scene_order(
         .position(|&k| k == position)?;
     // The named packet the scene is found by, and the one it stops at.
     let (by, stop, before) = match (bounds.upper, bounds.lower) {
-        (Some(u), l) => (places.anchored[u]?, l.and_then(|l| places.anchored[l]), true),
+        (Some(u), l) => (
+            places.anchored[u]?,
+            l.and_then(|l| places.anchored[l]),
+            true,
+        ),
         (None, Some(l)) => (places.anchored[l]?, None, false),
         (None, None) => return None,
     };

@@ -48,15 +48,11 @@ fn patch_days_name_most_opcodes_and_none_twice() {
                 score.seen
             );
             assert!(
-                score.recall() >= 0.55,
+                score.recall() >= 0.90,
                 "seed {seed}, prior {prior}: recall {:.3}",
                 score.recall()
             );
-            assert!(
-                score.wrong <= 2,
-                "seed {seed}, prior {prior}: {} wrong entries",
-                score.wrong
-            );
+            assert_eq!(score.wrong, 0, "seed {seed}, prior {prior}: wrong entries");
             // The fixed opcodes are always written, as given.
             for (name, code) in FIXED {
                 assert_eq!(report.map().opcode(name), Some(code));
