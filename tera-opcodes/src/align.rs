@@ -8,9 +8,9 @@ pub(crate) struct Alignment<'a> {
     open: &'a [usize],
     seen: &'a [usize],
     fits: &'a dyn Fn(usize, usize) -> bool,
-    /// before[i][j]: the most pairs among open[..i] and seen[..j].
+    /// `before[i][j]`: the most pairs among `open[..i]` and `seen[..j]`.
     before: Vec<Vec<u32>>,
-    /// after[i][j]: the most pairs among open[i..] and seen[j..].
+    /// `after[i][j]`: the most pairs among `open[i..]` and `seen[j..]`.
     after: Vec<Vec<u32>>,
 }
 

@@ -1,0 +1,359 @@
+//! Weighing: each candidate's evidence in bits, against the entries sure
+//! so far, round after round.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::candidate::{Candidate, Pin};
+use crate::defset::DefSet;
+use crate::links::{Digest, Fields, Index, one_life};
+use crate::lives::Lives;
+use crate::places_order::{Scene, login_order, scene_order};
+use crate::report::Evidence;
+use crate::samples::Samples;
+use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, ends_a_life};
+use crate::semantics::Semantics;
+use crate::sequence::{Order, exchanges, follows, pair, pair_key};
+
+/// All value links together beyond this say nothing more.
+const LINKS_CAP: f64 = 64.0;
+/// Each exchange of a keepalive ([`KEEPALIVES`]), up to
+/// [`KEEPALIVE_CAP`]: two empty packets that answer each other all session
+/// long are few, and a request repeated with nothing else to it is rare.
+const KEEPALIVE_BITS: f64 = 2.0;
+/// What a keepalive's exchanges say at most.
+const KEEPALIVE_CAP: f64 = 16.0;
+/// Each id a despawn ends (seen before, and no later packet holds it), up
+/// to [`LIFE_CAP`]: an id that a packet of another kind holds is mostly
+/// seen again. Ids seen again count nothing against: the game names a dead
+/// NPC once more as the source of its loot. As much again when those
+/// lives began in the other end of the name's life cycle.
+const LIFE_BITS: f64 = 2.0;
+/// What the ids a despawn ends say at most, and where they began as much.
+const LIFE_CAP: f64 = 12.0;
+
+/// What a run has read, the same in every round.
+pub(super) struct Reading<'a> {
+    pub(super) samples: &'a Samples,
+    pub(super) order: &'a Order,
+    pub(super) lives: &'a Lives,
+    pub(super) fields: &'a Fields,
+    /// Each name's known causes and consequences ([`CONSEQUENCES`]).
+    pub(super) consequences: HashMap<usize, Vec<usize>>,
+    /// Names by the key a request shares with its response.
+    pub(super) by_key: HashMap<String, Vec<usize>>,
+}
+
+impl<'a> Reading<'a> {
+    pub(super) fn new(
+        defs: &DefSet,
+        samples: &'a Samples,
+        order: &'a Order,
+        lives: &'a Lives,
+        fields: &'a Fields,
+    ) -> Reading<'a> {
+        let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (cause, effect) in CONSEQUENCES {
+            if let (Some(a), Some(b)) = (defs.index(cause), defs.index(effect)) {
+                consequences.entry(a).or_default().push(b);
+                consequences.entry(b).or_default().push(a);
+            }
+        }
+        let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+        for (n, name) in defs.names.iter().enumerate() {
+            if let Some(k) = pair_key(&name.name) {
+                by_key.entry(k).or_default().push(n);
+            }
+        }
+        Reading {
+            samples,
+            order,
+            lives,
+            fields,
+            consequences,
+            by_key,
+        }
+    }
+}
+
+/// What the entries sure in one round give.
+struct Round {
+    /// Their values, to link candidates to.
+    index: Index,
+    /// What their fields' names hold.
+    semantics: Semantics,
+    group_of_name: HashMap<usize, usize>,
+    name_of_group: HashMap<usize, usize>,
+    /// Every (group, name) whose def fits.
+    fitting: HashSet<(usize, usize)>,
+    /// The login's order and the scenes, with the names already named.
+    login: Scene,
+    scenes: Vec<Scene>,
+}
+
+/// What any exact fit is worth, however little it pins down.
+const BASE: f64 = 1.0;
+
+/// Weighs candidates against a def set.
+pub(super) struct Weigher<'d> {
+    pub(super) defs: &'d DefSet,
+}
+
+impl Weigher<'_> {
+    /// Where the ids that despawn candidates read begin and end.
+    pub(super) fn lives(&self, samples: &Samples, cands: &[Candidate]) -> Lives {
+        let ids: HashSet<u64> = cands
+            .iter()
+            .filter(|c| ends_a_life(&self.defs.names[c.name].name))
+            .flat_map(|c| c.digest.ids.iter().map(|&(_, id)| id))
+            .collect();
+        Lives::scan(samples, &ids)
+    }
+
+    /// A despawn candidate's evidence: how many of the ids it reads were
+    /// seen before and are seen no more, and whether those lives began in
+    /// the sure packet at the other end of its life cycle.
+    fn life_ends(
+        &self,
+        samples: &Samples,
+        lives: &Lives,
+        c: &Candidate,
+        sure_names: &HashMap<usize, usize>,
+    ) -> Option<Evidence> {
+        let name = &self.defs.names[c.name].name;
+        if !ends_a_life(name) {
+            return None;
+        }
+        let of = c.digest.ids.len();
+        let began: Vec<usize> = c
+            .digest
+            .ids
+            .iter()
+            .filter_map(|&(packet, id)| lives.ended_at(samples, packet, id))
+            .collect();
+        let ends = began.len();
+        if of == 0 || 2 * ends < of {
+            return None;
+        }
+        let mut bits = (LIFE_BITS * ends as f64).min(LIFE_CAP);
+        let mut by: HashMap<usize, usize> = HashMap::new();
+        for &first in &began {
+            let group = samples.packet(first).group;
+            if let Some(&n) = sure_names.get(&group)
+                && one_life(name, &self.defs.names[n].name)
+            {
+                *by.entry(n).or_default() += 1;
+            }
+        }
+        let begun_by = by
+            .into_iter()
+            .max_by_key(|&(n, k)| (k, std::cmp::Reverse(n)));
+        let begun_by = begun_by.filter(|&(_, k)| 2 * k >= ends).map(|(n, k)| {
+            bits += (LIFE_BITS * k as f64).min(LIFE_CAP);
+            self.defs.names[n].name.to_string()
+        });
+        Some(Evidence::LifeEnds {
+            ends,
+            of,
+            begun_by,
+            bits,
+        })
+    }
+
+    /// Weighs every candidate against the entries sure so far.
+    pub(super) fn weigh(
+        &self,
+        reading: &Reading<'_>,
+        pins: &[Pin],
+        cands: &mut [Candidate],
+        anchors: &[(usize, usize)],
+    ) {
+        let round = self.round(pins, cands, anchors);
+        let evidence: Vec<Vec<Evidence>> = cands
+            .iter()
+            .map(|c| self.evidence(reading, &round, c))
+            .collect();
+        for (c, ev) in cands.iter_mut().zip(evidence) {
+            c.weight = BASE + ev.iter().map(Evidence::bits).sum::<f64>();
+            c.evidence = ev;
+        }
+    }
+
+    /// What the entries sure so far give: the pins with their group, and
+    /// the anchors.
+    fn round(&self, pins: &[Pin], cands: &[Candidate], anchors: &[(usize, usize)]) -> Round {
+        let mut sure: Vec<(usize, usize, &Digest)> = Vec::new();
+        for p in pins {
+            if let (Some(g), Some(n)) = (p.group, p.def) {
+                sure.push((g, n, &p.digest));
+            }
+        }
+        let by_pair: HashMap<(usize, usize), usize> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.group, c.name), i))
+            .collect();
+        for &(g, n) in anchors {
+            if let Some(&i) = by_pair.get(&(g, n)) {
+                sure.push((g, n, &cands[i].digest));
+            }
+        }
+        let index = Index::build(
+            sure.iter()
+                .map(|&(g, n, d)| (g, Arc::clone(&self.defs.names[n].name), d)),
+        );
+        let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
+        let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
+        let name_of_group: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (g, n)).collect();
+        let scene = |names: &[&str]| {
+            Scene::new(
+                names.iter().map(|name| self.defs.index(name)).collect(),
+                names.iter().map(|n| n.starts_with("C_")).collect(),
+                &group_of_name,
+            )
+        };
+        let login = scene(LOGIN_ORDER);
+        let scenes = SCENES.iter().map(|names| scene(names)).collect();
+        Round {
+            index,
+            semantics,
+            group_of_name,
+            name_of_group,
+            fitting: by_pair.into_keys().collect(),
+            login,
+            scenes,
+        }
+    }
+
+    /// The evidence for one candidate in this round.
+    fn evidence(&self, reading: &Reading<'_>, round: &Round, c: &Candidate) -> Vec<Evidence> {
+        let Reading {
+            samples,
+            order,
+            lives,
+            fields,
+            ..
+        } = *reading;
+        let name = &self.defs.names[c.name];
+        let mut ev = c.fixed.clone();
+        let mut links = round.index.evidence(c.group, &name.name, &c.digest, fields);
+        cap_links(&mut links);
+        ev.extend(links);
+        ev.extend(round.semantics.evidence(&c.digest));
+        let key = pair_key(&name.name);
+        let partners = key
+            .and_then(|k| reading.by_key.get(&k))
+            .into_iter()
+            .flatten();
+        for &m in partners.filter(|&&m| self.defs.names[m].direction != name.direction) {
+            if let Some(e) = self.pair_evidence(order, c.group, m, &round.group_of_name) {
+                ev.push(e);
+            }
+        }
+        for &m in reading.consequences.get(&c.name).into_iter().flatten() {
+            if let Some(&h) = round.group_of_name.get(&m)
+                && h != c.group
+            {
+                let (matched, of, bits) = follows(order, c.group, h);
+                ev.push(Evidence::Follows {
+                    with: self.defs.names[m].name.to_string(),
+                    matched,
+                    of,
+                    bits,
+                });
+            }
+        }
+        ev.extend(self.life_ends(samples, lives, c, &round.name_of_group));
+        ev.extend(self.keepalive(samples, order, c.group, &name.name));
+        let sure = |g: usize| round.name_of_group.contains_key(&g);
+        let fits = |g: usize, n: usize| round.fitting.contains(&(g, n));
+        let login = round
+            .login
+            .weigh(login_order, order, c.group, c.name, &fits, &sure);
+        ev.extend(login.map(|bits| Evidence::LoginOrder { bits }));
+        for (names, scene) in SCENES.iter().zip(&round.scenes) {
+            let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &sure);
+            ev.extend(bits.map(|bits| Evidence::Scene {
+                scene: names[0].to_owned(),
+                bits,
+            }));
+        }
+        ev
+    }
+
+    /// The keepalive evidence for `group` as `name`, when `name` is one
+    /// side of a keepalive: the group's packets are empty and exchanged
+    /// with the empty packets of exactly one group of the other side.
+    fn keepalive(
+        &self,
+        samples: &Samples,
+        order: &Order,
+        group: usize,
+        name: &str,
+    ) -> Option<Evidence> {
+        let (request, response) = KEEPALIVES.iter().find(|(q, r)| *q == name || *r == name)?;
+        let groups = samples.groups();
+        if !groups[group].bodiless() {
+            return None;
+        }
+        let asks = *request == name;
+        let mut found = (0..groups.len()).filter_map(|h| {
+            if h == group || groups[h].direction == groups[group].direction || !groups[h].bodiless()
+            {
+                return None;
+            }
+            let (q, r) = if asks { (group, h) } else { (h, group) };
+            exchanges(order, q, r)
+        });
+        let n = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        Some(Evidence::Keepalive {
+            with: (if asks { *response } else { *request }).to_owned(),
+            exchanges: n,
+            bits: (KEEPALIVE_BITS * n as f64).min(KEEPALIVE_CAP),
+        })
+    }
+
+    /// The pair evidence between `group` and name `m`, once `m` is sure
+    /// (a pair of two guesses would explain any two packets of one scene).
+    fn pair_evidence(
+        &self,
+        order: &Order,
+        group: usize,
+        m: usize,
+        sure: &HashMap<usize, usize>,
+    ) -> Option<Evidence> {
+        let &h = sure.get(&m)?;
+        if h == group {
+            return None;
+        }
+        let (matched, of, bits) = pair(order, group, h);
+        Some(Evidence::Pair {
+            with: self.defs.names[m].name.to_string(),
+            matched,
+            of,
+            bits,
+        })
+    }
+}
+
+/// All value links of a candidate together count [`LINKS_CAP`] bits at
+/// most: each is scaled down alike.
+fn cap_links(links: &mut [Evidence]) {
+    let total: f64 = links
+        .iter()
+        .filter(|e| matches!(e, Evidence::Link { .. }))
+        .map(Evidence::bits)
+        .sum();
+    if total <= LINKS_CAP {
+        return;
+    }
+    let scale = LINKS_CAP / total;
+    for e in links {
+        if let Evidence::Link { bits, .. } = e {
+            *bits *= scale;
+        }
+    }
+}
