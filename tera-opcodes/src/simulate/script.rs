@@ -113,6 +113,10 @@ impl Play<'_> {
                 .map(|s| json!({"id": id(*s), "active": true}))
                 .collect();
             self.send("S_SKILL_LIST", &[("skills", Json::Array(skills))]);
+            // The rest of the burst, in the order the game sends it.
+            // Discovery's `LOGIN_ORDER` states the same order on its own,
+            // not read from here: a table that strayed from the game would
+            // show here as recall lost.
             for name in [
                 "S_AVAILABLE_SOCIAL_LIST",
                 "S_CREST_INFO",
