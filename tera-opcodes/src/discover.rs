@@ -128,7 +128,7 @@ impl Discovery {
         let mut cands = self.candidates(samples, &pinned_groups, &pinned_names, &mut fields);
         let weigher = Weigher { defs: &self.defs };
         let lives = weigher.lives(samples, &cands);
-        let reading = Reading::new(&self.defs, samples, &order, &lives, &fields);
+        let reading = Reading::new(&self.defs, samples, &order, &lives, &fields, &cands);
 
         let mut anchors: Vec<(usize, usize)> = Vec::new();
         let mut chosen = Vec::new();

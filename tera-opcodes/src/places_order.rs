@@ -164,18 +164,16 @@ pub(crate) fn login_order(
         }
         // The groups of this side, not yet named, first seen between the
         // bounds, in order; and how many of this side the session has.
-        let mut inside: Vec<(usize, usize)> = Vec::new();
+        let mut seen: Vec<usize> = Vec::new();
         let mut all = 0usize;
-        for (g, at) in order.firsts(s) {
+        for &(g, at) in order.firsts(s) {
             if order.client(g) == side {
                 all += 1;
                 if at > lo && at < hi && places.open_to(g, group) {
-                    inside.push((at, g));
+                    seen.push(g);
                 }
             }
         }
-        inside.sort_unstable();
-        let seen: Vec<usize> = inside.iter().map(|&(_, g)| g).collect();
         if let Some(r) = rank
             && Alignment::new(open, &seen, places.fits).only_group(r) == Some(group)
         {
@@ -185,7 +183,7 @@ pub(crate) fn login_order(
         // As much as the bounds single the group out: how many groups of
         // its direction first appear between them, of how many appear in
         // the session at all.
-        bits += (all as f64 / inside.len().max(1) as f64)
+        bits += (all as f64 / seen.len().max(1) as f64)
             .log2()
             .clamp(0.0, 8.0);
     }
@@ -221,20 +219,19 @@ pub(crate) fn scene_order(
         (None, Some(l)) => (places.anchored[l]?, None, false),
         (None, None) => return None,
     };
-    let mut bits = 0.0;
-    let mut any = false;
+    let (mut any, mut placed) = (false, false);
     for s in 0..order.sessions() {
         let list = order.groups_in(s);
         for at in (0..list.len()).filter(|&k| list[k] == by) {
-            let window: Vec<usize> = if before {
+            let window: &[usize] = if before {
                 let from = at.saturating_sub(SCENE_WINDOW);
                 let from = (from..at)
                     .rev()
                     .find(|&k| Some(list[k]) == stop)
                     .map_or(from, |k| k + 1);
-                list[from..at].to_vec()
+                &list[from..at]
             } else {
-                list[at + 1..(at + 1 + SCENE_WINDOW).min(list.len())].to_vec()
+                &list[at + 1..(at + 1 + SCENE_WINDOW).min(list.len())]
             };
             let seen = |client: bool| -> Vec<usize> {
                 window
@@ -251,10 +248,8 @@ pub(crate) fn scene_order(
             }
             any = true;
             let mine = if side { &client } else { &server };
-            if mine.only_group(rank) == Some(group) {
-                bits += PLACE_BITS;
-            }
+            placed |= mine.only_group(rank) == Some(group);
         }
     }
-    any.then(|| bits.min(PLACE_BITS))
+    any.then_some(if placed { PLACE_BITS } else { 0.0 })
 }

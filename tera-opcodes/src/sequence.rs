@@ -3,6 +3,7 @@
 //! order of whole scenes (a login) is in `places_order`.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use tera_sessions::Direction;
 
@@ -19,6 +20,9 @@ pub(crate) struct Order {
     seq: Vec<Vec<usize>>,
     /// (session, group) -> the place of the group's first packet.
     first: HashMap<(u32, usize), usize>,
+    /// Each session's groups, each with the place of its first packet,
+    /// in the order they first appear.
+    firsts: Vec<Vec<(usize, usize)>>,
     /// Each group's packets' share of all packets.
     share: Vec<f64>,
     /// Each group's packet count.
@@ -52,12 +56,9 @@ impl Order {
     }
 
     /// The groups that appear in session `s`, each with where it first
-    /// does.
-    pub(crate) fn firsts(&self, s: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.first
-            .iter()
-            .filter(move |((session, _), _)| *session as usize == s)
-            .map(|(&(_, g), &at)| (g, at))
+    /// does, in that order.
+    pub(crate) fn firsts(&self, s: usize) -> &[(usize, usize)] {
+        &self.firsts[s]
     }
 
     /// Whether the client sent `group`'s packets.
@@ -134,10 +135,14 @@ impl Order {
         let mut sessions: Vec<Vec<usize>> = vec![Vec::new(); samples.sessions()];
         let mut place = vec![0; samples.len()];
         let mut first = HashMap::new();
+        let mut firsts: Vec<Vec<(usize, usize)>> = vec![Vec::new(); samples.sessions()];
         for (i, p) in samples.packets().iter().enumerate() {
             let list = &mut sessions[p.session as usize];
             place[i] = list.len();
-            first.entry((p.session, p.group)).or_insert(list.len());
+            if let Entry::Vacant(slot) = first.entry((p.session, p.group)) {
+                slot.insert(list.len());
+                firsts[p.session as usize].push((p.group, list.len()));
+            }
             list.push(i);
         }
         let total = samples.len().max(1) as f64;
@@ -178,6 +183,7 @@ impl Order {
             sessions,
             seq,
             first,
+            firsts,
             share,
             counts,
             client,

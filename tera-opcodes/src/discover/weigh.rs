@@ -42,6 +42,8 @@ pub(super) struct Reading<'a> {
     pub(super) consequences: HashMap<usize, Vec<usize>>,
     /// Names by the key a request shares with its response.
     pub(super) by_key: HashMap<String, Vec<usize>>,
+    /// Each candidate by its (group, name): the pairs whose def fits.
+    pub(super) by_pair: HashMap<(usize, usize), usize>,
 }
 
 impl<'a> Reading<'a> {
@@ -51,6 +53,7 @@ impl<'a> Reading<'a> {
         order: &'a Order,
         lives: &'a Lives,
         fields: &'a Fields,
+        cands: &[Candidate],
     ) -> Reading<'a> {
         let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
         for (cause, effect) in CONSEQUENCES {
@@ -65,6 +68,11 @@ impl<'a> Reading<'a> {
                 by_key.entry(k).or_default().push(n);
             }
         }
+        let by_pair = cands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.group, c.name), i))
+            .collect();
         Reading {
             samples,
             order,
@@ -72,6 +80,7 @@ impl<'a> Reading<'a> {
             fields,
             consequences,
             by_key,
+            by_pair,
         }
     }
 }
@@ -84,8 +93,6 @@ struct Round {
     semantics: Semantics,
     group_of_name: HashMap<usize, usize>,
     name_of_group: HashMap<usize, usize>,
-    /// Every (group, name) whose def fits.
-    fitting: HashSet<(usize, usize)>,
     /// The login's order and the scenes, with the names already named.
     login: Scene,
     scenes: Vec<Scene>,
@@ -168,7 +175,7 @@ impl Weigher<'_> {
         cands: &mut [Candidate],
         anchors: &[(usize, usize)],
     ) {
-        let round = self.round(pins, cands, anchors);
+        let round = self.round(reading, pins, cands, anchors);
         let evidence: Vec<Vec<Evidence>> = cands
             .iter()
             .map(|c| self.evidence(reading, &round, c))
@@ -181,20 +188,21 @@ impl Weigher<'_> {
 
     /// What the entries sure so far give: the pins with their group, and
     /// the anchors.
-    fn round(&self, pins: &[Pin], cands: &[Candidate], anchors: &[(usize, usize)]) -> Round {
+    fn round(
+        &self,
+        reading: &Reading<'_>,
+        pins: &[Pin],
+        cands: &[Candidate],
+        anchors: &[(usize, usize)],
+    ) -> Round {
         let mut sure: Vec<(usize, usize, &Digest)> = Vec::new();
         for p in pins {
             if let (Some(g), Some(n)) = (p.group, p.def) {
                 sure.push((g, n, &p.digest));
             }
         }
-        let by_pair: HashMap<(usize, usize), usize> = cands
-            .iter()
-            .enumerate()
-            .map(|(i, c)| ((c.group, c.name), i))
-            .collect();
         for &(g, n) in anchors {
-            if let Some(&i) = by_pair.get(&(g, n)) {
+            if let Some(&i) = reading.by_pair.get(&(g, n)) {
                 sure.push((g, n, &cands[i].digest));
             }
         }
@@ -219,7 +227,6 @@ impl Weigher<'_> {
             semantics,
             group_of_name,
             name_of_group,
-            fitting: by_pair.into_keys().collect(),
             login,
             scenes,
         }
@@ -266,7 +273,7 @@ impl Weigher<'_> {
         ev.extend(self.life_ends(samples, lives, c, &round.name_of_group));
         ev.extend(self.keepalive(samples, order, c.group, &name.name));
         let sure = |g: usize| round.name_of_group.contains_key(&g);
-        let fits = |g: usize, n: usize| round.fitting.contains(&(g, n));
+        let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
         let login = round
             .login
             .weigh(login_order, order, c.group, c.name, &fits, &sure);
