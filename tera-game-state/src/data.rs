@@ -3,10 +3,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use tera_datacenter::{DatKey, DataCenter, Element, WriteOptions};
+use tera_datacenter::{DatKey, DataCenter, WriteOptions};
 
 use crate::class::{ChannelType, Class, Gender, Race, Template};
+use crate::rows::{self, AbnormalityData, ItemData, children, int};
 
 /// Where the data center comes from.
 #[derive(Debug, Clone)]
@@ -84,6 +86,8 @@ pub enum DataOrigin {
 pub struct GameData {
     templates: HashMap<i32, Template>,
     channels: HashMap<i32, ChannelType>,
+    items: HashMap<i32, Arc<ItemData>>,
+    abnormalities: HashMap<i32, Arc<AbnormalityData>>,
     origin: DataOrigin,
 }
 
@@ -100,13 +104,17 @@ impl GameData {
         GameData {
             templates: HashMap::new(),
             channels: HashMap::new(),
+            items: HashMap::new(),
+            abnormalities: HashMap::new(),
             origin: DataOrigin::None,
         }
     }
 
     /// Reads `UserData/Template` and `HeroData/Template` (`id`, `class`,
-    /// `race`, `gender`) and `ContinentData/Continent` (`id`,
-    /// `channelType`) of an open data center.
+    /// `race`, `gender`), `ContinentData/Continent` (`id`, `channelType`),
+    /// and the item and abnormality rows with their names (`ItemData`,
+    /// `StrSheet_Item`, `Abnormality`, `StrSheet_Abnormality`) of an open
+    /// data center.
     #[must_use]
     pub fn from_data_center(dc: &DataCenter<'_>) -> Self {
         let root = dc.root();
@@ -145,6 +153,8 @@ impl GameData {
         GameData {
             templates,
             channels,
+            items: rows::items(root),
+            abnormalities: rows::abnormalities(root),
             origin: DataOrigin::DataCenter,
         }
     }
@@ -221,6 +231,20 @@ impl GameData {
         self.channels.get(&zone).copied()
     }
 
+    /// The data center's row of item `id` (toolbox's
+    /// `game.data.items.get(id)`); `None` without a data center.
+    #[must_use]
+    pub fn item(&self, id: i32) -> Option<&Arc<ItemData>> {
+        self.items.get(&id)
+    }
+
+    /// The data center's row of abnormality `id`
+    /// (`game.data.abnormalities.get(id)`); `None` without a data center.
+    #[must_use]
+    pub fn abnormality(&self, id: u32) -> Option<&Arc<AbnormalityData>> {
+        self.abnormalities.get(&i32::try_from(id).ok()?)
+    }
+
     /// How many templates and zones are known.
     #[must_use]
     pub fn counts(&self) -> (usize, usize) {
@@ -233,17 +257,4 @@ fn read(path: &Path) -> Result<Vec<u8>, DataError> {
         path: path.to_owned(),
         source,
     })
-}
-
-/// The elements `sheet/name` below the root.
-fn children<'d>(root: Element<'d>, sheet: &str, name: &str) -> Vec<Element<'d>> {
-    let mut out = Vec::new();
-    for s in root.children_named(sheet) {
-        out.extend(s.children_named(name));
-    }
-    out
-}
-
-fn int(element: Element<'_>, name: &str) -> Option<i32> {
-    element.attribute(name).and_then(|v| v.as_int())
 }

@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use tera_packets::ProtocolMap;
 
+use crate::clock::Clock;
 use crate::contract::Contract;
 use crate::data::GameData;
 use crate::entities::Entities;
 use crate::event::GameEvent;
 use crate::glyphs::Glyphs;
 use crate::inventory::Inventory;
-use crate::me::Me;
+use crate::me::{Connection, Me};
 use crate::party::Party;
 use crate::position::Position;
 use crate::session::{Session, SessionState};
@@ -31,6 +32,15 @@ pub struct GameConfig {
     pub data: Arc<GameData>,
     /// The submodules on from the start (the session and `me` always are).
     pub submodules: Submodules,
+    /// The server of the connection, from the proxy's config (toolbox's
+    /// `mod.serverId`): `me().server_id()` before login and after leaving,
+    /// as tera-game-state's `me.serverId`. `None`: the server `S_LOGIN`
+    /// names, while in game.
+    pub server_id: Option<u32>,
+    /// The wall clock (`Date.now()`), which abnormalities' `until` count
+    /// from: the system's by default; a [`ManualClock`](crate::ManualClock)'s
+    /// in tests, so none sleeps.
+    pub clock: Clock,
 }
 
 /// A packet that did not decode as the def game state reads.
@@ -105,8 +115,30 @@ impl GameState {
             failures: 0,
             last_failure: None,
         };
+        game.session.server_id = config.server_id;
+        game.me.connect(Connection {
+            server_id: config.server_id,
+            clock: config.clock,
+            data: Arc::clone(&game.data),
+        });
+        game.inventory.connect(Arc::clone(&game.data));
         game.initialize(config.submodules);
         game
+    }
+
+    /// The time by [`GameConfig::clock`], in milliseconds since the Unix
+    /// epoch (`Date.now()`): what [`Abnormality::remaining`](crate::Abnormality::remaining)
+    /// counts from.
+    #[must_use]
+    pub fn now_ms(&self) -> i64 {
+        self.me.clock().now_ms()
+    }
+
+    /// `serverId` (`mod.game.serverId`): the connection's server
+    /// ([`GameConfig::server_id`]).
+    #[must_use]
+    pub fn server_id(&self) -> Option<u32> {
+        self.session.server_id
     }
 
     /// Turns submodules on (tera-game-state's `initialize`): until then

@@ -2,8 +2,11 @@
 //! several packets.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
+use crate::data::GameData;
 use crate::event::GameEvent;
+use crate::rows::ItemData;
 
 /// The container of the bag and pockets.
 pub const CONTAINER_BAG: i32 = 0;
@@ -42,6 +45,9 @@ pub struct Item {
     pub container: i32,
     /// `pocket`: 0 the bag, 1.. the pockets.
     pub pocket: i32,
+    /// Its data center row (`data`, with its name), when a data center was
+    /// given and has it.
+    pub data: Option<Arc<ItemData>>,
 }
 
 /// A pocket (the bag is pocket 0) or the equipment.
@@ -81,6 +87,7 @@ pub struct Inventory {
     tcat: Option<i64>,
     equipment_item_level: Option<f32>,
     total_item_level: Option<f32>,
+    data: Arc<GameData>,
 }
 
 #[derive(Debug, Clone)]
@@ -325,8 +332,17 @@ impl Inventory {
         self.equipment.slots.contains_key(&1)
     }
 
+    pub(crate) fn connect(&mut self, data: Arc<GameData>) {
+        self.data = data;
+    }
+
+    /// Forgets every item (leaving the game), keeping the data center.
     pub(crate) fn reset(&mut self) {
-        *self = Inventory::default();
+        let data = std::mem::take(&mut self.data);
+        *self = Inventory {
+            data,
+            ..Inventory::default()
+        };
     }
 
     pub(crate) fn user_data(&mut self, item_level: f32, item_level_inventory: f32, tcat: i64) {
@@ -364,6 +380,7 @@ impl Inventory {
         for mut item in done.items {
             item.container = done.container;
             item.pocket = done.pocket;
+            item.data = self.data.item(item.id).cloned();
             slots.insert(item.slot, item);
         }
         match done.container {

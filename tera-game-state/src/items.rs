@@ -40,6 +40,7 @@ macro_rules! list {
                     crystals: i.crystals.iter().map(|v| *v).collect(),
                     container: p.container,
                     pocket: p.pocket,
+                    data: None,
                 })
                 .collect(),
         }

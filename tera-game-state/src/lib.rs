@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod class;
+mod clock;
 mod contract;
 mod data;
 mod dispatch;
@@ -45,12 +46,14 @@ mod member;
 mod party;
 mod position;
 mod proxy;
+mod rows;
 mod session;
 mod submodule;
 mod table;
 mod talents;
 
 pub use class::{ChannelType, Class, Gender, Race, Template};
+pub use clock::{Clock, ManualClock};
 pub use contract::Contract;
 pub use data::{DataCenterSource, DataError, DataOrigin, GameData};
 pub use entities::{Entities, Entity};
@@ -64,6 +67,7 @@ pub use member::{LeftMember, PartyMember};
 pub use party::Party;
 pub use position::{Position, distance};
 pub use proxy::{FEED_ORDER, Game, GameFeeder};
+pub use rows::{AbnormalityData, AbnormalityEffect, ItemData};
 pub use session::{Session, SessionState};
 pub use submodule::{Submodules, UnknownSubmodule};
 

@@ -1,11 +1,13 @@
 //! `me`: the player's character while in game.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use crate::class::{ChannelType, Class, Gender, Race};
+use crate::clock::Clock;
 use crate::data::GameData;
 use crate::event::GameEvent;
+use crate::rows::AbnormalityData;
 
 /// The player's character (tera-game-state's `mod.game.me`). Every
 /// property is `None` until a packet has said it, and again after leaving
@@ -27,24 +29,42 @@ pub struct Me {
     mount: Option<(u32, u32)>,
     status: Option<i32>,
     abnormalities: Option<HashMap<u32, Abnormality>>,
+    connection: Connection,
+}
+
+/// What `me` knows of the connection, kept when leaving the game: its
+/// server, its clock and the data center.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Connection {
+    pub server_id: Option<u32>,
+    pub clock: Clock,
+    pub data: Arc<GameData>,
 }
 
 /// An abnormality on the player (`me.abnormalities[id]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Abnormality {
     /// The abnormality.
     pub id: u32,
     /// Its stacks.
     pub stacks: i32,
-    /// When it ends (`until`): when the packet arrived, plus its duration.
-    pub until: Instant,
+    /// When it ends (`until`), in wall-clock milliseconds since the Unix
+    /// epoch (JavaScript's `Date.now()`): when the packet arrived by
+    /// [`GameConfig::clock`](crate::GameConfig::clock), plus its duration.
+    pub until: i64,
+    /// Its data center row (`data`), when a data center was given and has
+    /// it.
+    pub data: Option<Arc<AbnormalityData>>,
 }
 
 impl Abnormality {
-    /// Time left (`remaining`), zero once ended.
+    /// Milliseconds left at `now_ms` (`remaining`; read the time with
+    /// [`GameState::now_ms`](crate::GameState::now_ms)), zero once ended.
+    /// An abnormality stays until `S_ABNORMALITY_END`, ended or not, as in
+    /// tera-game-state.
     #[must_use]
-    pub fn remaining(&self) -> Duration {
-        self.until.saturating_duration_since(Instant::now())
+    pub fn remaining(&self, now_ms: i64) -> i64 {
+        self.until.saturating_sub(now_ms).max(0)
     }
 }
 
@@ -61,10 +81,13 @@ impl Me {
         self.player_id
     }
 
-    /// `serverId`: the server played on.
+    /// `serverId`: the server played on. As tera-game-state, the
+    /// connection's ([`GameConfig::server_id`](crate::GameConfig::server_id),
+    /// toolbox's `mod.serverId`), before login and after leaving too;
+    /// without one, the server `S_LOGIN` named while in game.
     #[must_use]
     pub fn server_id(&self) -> Option<u32> {
-        self.server_id
+        self.connection.server_id.or(self.server_id)
     }
 
     /// `templateId` (see `UserData` in the data center).
@@ -210,46 +233,69 @@ impl Me {
         self.abnormalities.get_or_insert_with(HashMap::new);
     }
 
-    /// Forgets everything (leaving the game), keeping features on.
+    pub(crate) fn connect(&mut self, connection: Connection) {
+        self.connection = connection;
+    }
+
+    pub(crate) fn clock(&self) -> &Clock {
+        &self.connection.clock
+    }
+
+    /// Forgets everything (leaving the game), keeping features on and the
+    /// connection.
     pub(crate) fn reset(&mut self) {
         let abnormalities = self.abnormalities.take().map(|_| HashMap::new());
+        let connection = std::mem::take(&mut self.connection);
         *self = Me {
             abnormalities,
+            connection,
             ..Me::default()
         };
     }
 
+    /// `S_LOGIN`. A template the data center lacks stops it after the ids
+    /// and the template id, as tera-game-state's hook throws there
+    /// (`Invalid user template ID`): name, level, status and life keep
+    /// what they were, and no `change_template` is emitted.
     pub(crate) fn login(&mut self, login: Login<'_>, data: &GameData, events: &mut Vec<GameEvent>) {
         self.game_id = Some(login.game_id);
         self.player_id = Some(login.player_id);
         self.server_id = Some(login.server_id);
-        self.set_template(login.template_id, data, events);
+        if !self.set_template(login.template_id, data, events) {
+            return;
+        }
         self.set_name(login.name, events);
         self.set_level(u32::from(login.level), events);
         self.set_status(login.status, events);
         self.set_alive(login.alive, events);
     }
 
+    /// A new template: false when the data center lacks it (the template
+    /// id is kept, class, race and gender are not changed, nothing is
+    /// emitted: tera-game-state throws there).
     pub(crate) fn set_template(
         &mut self,
         template_id: i32,
         data: &GameData,
         events: &mut Vec<GameEvent>,
-    ) {
+    ) -> bool {
         if self.template_id == Some(template_id) {
-            return;
+            return true;
         }
         self.template_id = Some(template_id);
-        let template = data.template(template_id);
-        self.class = template.and_then(|t| t.class);
-        self.race = template.and_then(|t| t.race);
-        self.gender = template.and_then(|t| t.gender);
+        let Some(template) = data.template(template_id) else {
+            return false;
+        };
+        self.class = template.class;
+        self.race = template.race;
+        self.gender = template.gender;
         events.push(GameEvent::ChangeTemplate {
             template_id,
             class: self.class,
             race: self.race,
             gender: self.gender,
         });
+        true
     }
 
     pub(crate) fn set_zone(
@@ -335,12 +381,17 @@ impl Me {
         let Some(abnormalities) = self.abnormalities.as_mut() else {
             return;
         };
-        let millis = u64::try_from(duration).unwrap_or(0);
-        let now = Instant::now();
-        let until = now
-            .checked_add(Duration::from_millis(millis))
-            .unwrap_or(now);
-        abnormalities.insert(id, Abnormality { id, stacks, until });
+        let until = self.connection.clock.now_ms().saturating_add(duration);
+        let data = self.connection.data.abnormality(id).cloned();
+        abnormalities.insert(
+            id,
+            Abnormality {
+                id,
+                stacks,
+                until,
+                data,
+            },
+        );
         events.push(if refresh {
             GameEvent::AbnormalityRefresh {
                 id,

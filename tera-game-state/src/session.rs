@@ -22,6 +22,7 @@ pub struct Session {
     pub(crate) account_id: Option<u64>,
     pub(crate) account_name: Option<String>,
     pub(crate) tba: bool,
+    pub(crate) server_id: Option<u32>,
 }
 
 impl Session {
@@ -59,6 +60,13 @@ impl Session {
     #[must_use]
     pub fn account_name(&self) -> Option<&str> {
         self.account_name.as_deref()
+    }
+
+    /// `serverId`: the connection's server
+    /// ([`GameConfig::server_id`](crate::GameConfig::server_id)).
+    #[must_use]
+    pub fn server_id(&self) -> Option<u32> {
+        self.server_id
     }
 
     /// `isTBA`: playing a hero (`S_TBA_SELECT_USER`).
