@@ -90,7 +90,12 @@ fn text(element: Element<'_>, name: &str) -> Option<String> {
 }
 
 /// id -> (name, tooltip) of a string sheet.
-fn strings(root: Element<'_>, sheet: &str, name: &str, tooltip: &str) -> HashMap<i32, [Option<String>; 2]> {
+fn strings(
+    root: Element<'_>,
+    sheet: &str,
+    name: &str,
+    tooltip: &str,
+) -> HashMap<i32, [Option<String>; 2]> {
     children(root, sheet, "String")
         .into_iter()
         .filter_map(|s| Some((int(s, "id")?, [text(s, name), text(s, tooltip)])))

@@ -373,7 +373,7 @@ fn me_changes() -> Vec<Step> {
             |g| {
                 let a = g.me().abnormality(4000).expect("tracked");
                 assert_eq!(a.stacks, 1);
-                let left = a.remaining().as_millis();
+                let left = a.remaining(g.now_ms());
                 assert!(left > 50_000 && left <= 60_000, "{left}");
             },
         ),

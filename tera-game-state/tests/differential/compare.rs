@@ -58,7 +58,8 @@ impl KickFilter {
     /// the party starts over.
     pub fn step(&mut self, packet: &str, fields: &Json) {
         if packet.starts_with("S_LEAVE_PARTY_MEMBER") || packet.starts_with("S_BAN_PARTY_MEMBER") {
-            self.removed.push((fields["serverId"].clone(), fields["playerId"].clone()));
+            self.removed
+                .push((fields["serverId"].clone(), fields["playerId"].clone()));
         } else if packet.starts_with("S_PARTY_MEMBER_LIST")
             || packet == "S_LEAVE_PARTY"
             || packet == "S_RETURN_TO_LOBBY"
@@ -92,7 +93,11 @@ pub fn flatten(value: &Json) -> BTreeMap<String, Json> {
         match value {
             Json::Object(map) if !map.is_empty() => {
                 for (k, v) in map {
-                    let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    let path = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
                     walk(&path, v, out);
                 }
             }
@@ -111,7 +116,9 @@ pub fn flatten(value: &Json) -> BTreeMap<String, Json> {
 pub fn same(a: &Json, b: &Json) -> bool {
     match (a, b) {
         (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
         (Json::Object(x), Json::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -167,7 +174,9 @@ fn as_js_events(rust: &[Json], kick: &KickFilter) -> (Vec<Json>, Vec<&'static st
                     }
                     e["args"][0] = kept;
                 }
-                Some("party.member_leave" | "party.member_kick") if e["args"][0]["class"].is_null() => {
+                Some("party.member_leave" | "party.member_kick")
+                    if e["args"][0]["class"].is_null() =>
+                {
                     e["args"][0]["class"] = json!(-1);
                     why.push(DELIBERATE[1].0);
                 }

@@ -14,9 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
-use tera_game_state::{
-    DataCenterSource, GameConfig, GameData, GameState, ManualClock, Submodules,
-};
+use tera_game_state::{DataCenterSource, GameConfig, GameData, GameState, ManualClock, Submodules};
 
 use compare::{Counts, KickFilter};
 
@@ -37,36 +35,66 @@ fn diff(file: &str) -> (Counts, Vec<String>) {
     let trace = read_json(&dir.join("traces").join(file));
     assert_eq!(trace["session"], file, "the trace of {file}");
     let catalog = packets::catalog(&dir.join("../../defs"));
-    let data = GameData::load(&DataCenterSource::Sheets(dir.join("datacenter"))).expect("the sessions' data center");
+    let data = GameData::load(&DataCenterSource::Sheets(dir.join("datacenter")))
+        .expect("the sessions' data center");
     let mut submodules = Submodules::empty();
     for name in session["submodules"].as_array().expect("submodules") {
-        submodules |= name.as_str().expect("a name").parse::<Submodules>().expect("a submodule");
+        submodules |= name
+            .as_str()
+            .expect("a name")
+            .parse::<Submodules>()
+            .expect("a submodule");
     }
     let clock = ManualClock::new(session["clock"].as_i64().expect("clock"));
     let mut game = GameState::new(GameConfig {
-        patch: session["patch"].as_u64().map(|p| u32::try_from(p).expect("a patch")),
+        patch: session["patch"]
+            .as_u64()
+            .map(|p| u32::try_from(p).expect("a patch")),
         data: Arc::new(data),
         submodules,
-        server_id: session["serverId"].as_u64().map(|s| u32::try_from(s).expect("a server")),
+        server_id: session["serverId"]
+            .as_u64()
+            .map(|s| u32::try_from(s).expect("a server")),
         clock: clock.clock(),
     });
     let steps = session["steps"].as_array().expect("steps");
     let traced = trace["steps"].as_array().expect("trace steps");
-    assert_eq!(steps.len(), traced.len(), "{file}: the trace is of another session; regenerate it");
-    let (mut counts, mut unexplained, mut kick) = (Counts::default(), Vec::new(), KickFilter::default());
+    assert_eq!(
+        steps.len(),
+        traced.len(),
+        "{file}: the trace is of another session; regenerate it"
+    );
+    let (mut counts, mut unexplained, mut kick) =
+        (Counts::default(), Vec::new(), KickFilter::default());
     for (index, (step, js)) in steps.iter().zip(traced).enumerate() {
         let name = step["name"].as_str().expect("a packet name");
         clock.set(js["time"].as_i64().expect("the step's time"));
         let bytes = packets::encode(&catalog, name, step["version"].as_u64(), &step["fields"]);
         let events: Vec<GameEvent> = game.feed_named(name, &bytes).to_vec();
-        assert_eq!(game.decode_failures().0, 0, "{file} step {index} {name}: {:?}", game.decode_failures().1);
+        assert_eq!(
+            game.decode_failures().0,
+            0,
+            "{file} step {index} {name}: {:?}",
+            game.decode_failures().1
+        );
         let all = events.len();
         let rust_events: Vec<Json> = events.iter().filter_map(snapshot::event).collect();
         counts.rust_only_events += all - rust_events.len();
         kick.step(js["packet"].as_str().unwrap_or(name), &step["fields"]);
         let js_events = js["events"].as_array().expect("events");
-        let found = compare::packet(js_events, &rust_events, &js["state"], &snapshot::state(&game), &kick, &mut counts);
-        unexplained.extend(found.into_iter().map(|d| format!("{file} step {index} ({name}): {d}")));
+        let found = compare::packet(
+            js_events,
+            &rust_events,
+            &js["state"],
+            &snapshot::state(&game),
+            &kick,
+            &mut counts,
+        );
+        unexplained.extend(
+            found
+                .into_iter()
+                .map(|d| format!("{file} step {index} ({name}): {d}")),
+        );
     }
     (counts, unexplained)
 }
@@ -99,7 +127,10 @@ fn the_tour_of_every_submodule_equals_tera_game_state() {
     // the game.
     let glyphs: Vec<_> = counts.by_difference.keys().copied().collect();
     assert_eq!(glyphs, ["glyph ids"]);
-    assert_eq!(counts.packets_equal + counts.packets_deliberate, counts.packets);
+    assert_eq!(
+        counts.packets_equal + counts.packets_deliberate,
+        counts.packets
+    );
 }
 
 #[test]
@@ -108,7 +139,10 @@ fn corner_cases_equal_tera_game_state_but_for_the_listed_differences() {
     report("corners.json", &counts);
     assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
     assert_eq!(counts.packets, 27);
-    assert_eq!(counts.packets_equal + counts.packets_deliberate, counts.packets);
+    assert_eq!(
+        counts.packets_equal + counts.packets_deliberate,
+        counts.packets
+    );
     // The kick filter and the stranger's class are in this session.
     let found: Vec<_> = counts.by_difference.keys().copied().collect();
     assert_eq!(found, ["kick filter", "left member's class"]);
@@ -120,13 +154,19 @@ fn traces_name_the_module_commit_they_came_from() {
         let trace = read_json(&differential().join("traces").join(file));
         assert_eq!(trace["module"], "tera-toolbox/tera-game-state");
         let commit = trace["commit"].as_str().expect("a commit");
-        assert!(commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()), "{commit}");
+        assert!(
+            commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{commit}"
+        );
     }
 }
 
 #[test]
 fn every_deliberate_difference_quotes_its_line() {
     for (name, line) in compare::DELIBERATE {
-        assert!(line.starts_with("lib/") && line.len() > 20, "{name}: {line}");
+        assert!(
+            line.starts_with("lib/") && line.len() > 20,
+            "{name}: {line}"
+        );
     }
 }

@@ -94,20 +94,37 @@ pub fn state(game: &GameState) -> Json {
     let out = state.as_object_mut().expect("an object");
     if let Some(party) = game.party() {
         let members: Vec<Json> = party.members().iter().map(member).collect();
-        out.insert("party".into(), json!({ "inParty": party.in_party(), "members": members }));
+        out.insert(
+            "party".into(),
+            json!({ "inParty": party.in_party(), "members": members }),
+        );
     }
     if game.inventory().is_some() {
         out.insert("inventory".into(), inventory(game));
     }
     if let Some(c) = game.contract() {
-        out.insert("contract".into(), json!({ "active": c.active(), "id": c.id(), "type": c.kind() }));
+        out.insert(
+            "contract".into(),
+            json!({ "active": c.active(), "id": c.id(), "type": c.kind() }),
+        );
     }
     if let Some(g) = game.glyphs() {
-        let known: BTreeMap<String, bool> = g.known().iter().map(|(id, on)| (id.to_string(), *on)).collect();
-        out.insert("glyphs".into(), json!({ "known": known, "enabled": g.enabled().collect::<Vec<_>>() }));
+        let known: BTreeMap<String, bool> = g
+            .known()
+            .iter()
+            .map(|(id, on)| (id.to_string(), *on))
+            .collect();
+        out.insert(
+            "glyphs".into(),
+            json!({ "known": known, "enabled": g.enabled().collect::<Vec<_>>() }),
+        );
     }
     if let Some(t) = game.talents() {
-        let perks: BTreeMap<String, u32> = t.perks().iter().map(|(id, l)| (id.to_string(), *l)).collect();
+        let perks: BTreeMap<String, u32> = t
+            .perks()
+            .iter()
+            .map(|(id, l)| (id.to_string(), *l))
+            .collect();
         out.insert("talents".into(), json!({ "perks": perks }));
     }
     state
@@ -173,14 +190,21 @@ fn abnormality_data(d: &AbnormalityData) -> Json {
 }
 
 fn item_data(d: &ItemData) -> Json {
-    let mut row = json!({ "id": d.id, "combatItemType": d.combat_item_type, "rareGrade": d.rare_grade });
+    let mut row =
+        json!({ "id": d.id, "combatItemType": d.combat_item_type, "rareGrade": d.rare_grade });
     named(&mut row, "name", &d.name, "tooltip", &d.tooltip);
     row
 }
 
 /// The string sheet's columns, present only when the sheet has the row
 /// (tera-game-state assigns them only then).
-fn named(row: &mut Json, name_key: &str, name: &Option<String>, tip_key: &str, tip: &Option<String>) {
+fn named(
+    row: &mut Json,
+    name_key: &str,
+    name: &Option<String>,
+    tip_key: &str,
+    tip: &Option<String>,
+) {
     if let Some(name) = name {
         row[name_key] = json!(name);
     }
@@ -201,7 +225,11 @@ fn item(i: &Item) -> Json {
 }
 
 fn slots(pocket: &Pocket) -> Json {
-    let map: BTreeMap<String, Json> = pocket.slots.iter().map(|(s, i)| (s.to_string(), item(i))).collect();
+    let map: BTreeMap<String, Json> = pocket
+        .slots
+        .iter()
+        .map(|(s, i)| (s.to_string(), item(i)))
+        .collect();
     json!(map)
 }
 
@@ -210,7 +238,12 @@ fn inventory(game: &GameState) -> Json {
     let pockets: BTreeMap<String, Json> = inv
         .pockets()
         .iter()
-        .map(|(index, p)| (index.to_string(), json!({ "size": p.size, "lootPriority": p.loot_priority, "slots": slots(p) })))
+        .map(|(index, p)| {
+            (
+                index.to_string(),
+                json!({ "size": p.size, "lootPriority": p.loot_priority, "slots": slots(p) }),
+            )
+        })
         .collect();
     let mut dbids: Vec<String> = inv.items().map(|i| format!("{}n", i.dbid)).collect();
     dbids.sort();
