@@ -4,7 +4,10 @@
 // per session into traces/: after each packet, the events emitted and every
 // state property.
 //
-//   node run.js CHECKOUT [--commit SHA] [--out DIR]
+//   node run.js CHECKOUT [--commit SHA] [--dir DIR]
+//
+// DIR (this folder by default) holds sessions/ and gets traces/; its
+// datacenter/ is read when it has one, else this folder's.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -17,7 +20,7 @@ const HERE = __dirname;
 const DEFS = path.join(HERE, '..', '..', 'defs');
 
 function usage(message) {
-    process.stderr.write(`${message}\nusage: node run.js CHECKOUT [--commit SHA] [--out DIR]\n`);
+    process.stderr.write(`${message}\nusage: node run.js CHECKOUT [--commit SHA] [--dir DIR]\n`);
     process.exit(2);
 }
 
@@ -68,10 +71,10 @@ async function runSession(checkout, session, dataCenter) {
 
 async function main() {
     const args = process.argv.slice(2);
-    let checkout, commit, out = path.join(HERE, 'traces');
+    let checkout, commit, dir = HERE;
     for (let i = 0; i < args.length; i++) {
         if (args[i] === '--commit') commit = args[++i];
-        else if (args[i] === '--out') out = args[++i];
+        else if (args[i] === '--dir') dir = args[++i];
         else if (!checkout) checkout = args[i];
         else usage(`unexpected argument ${args[i]}`);
     }
@@ -80,9 +83,11 @@ async function main() {
     if (!fs.existsSync(path.join(checkout, 'index.js')))
         usage(`${checkout} has no index.js: not a tera-game-state checkout`);
     commit = commitOf(checkout, commit);
-    const dataCenter = new DataCenter(path.join(HERE, 'datacenter'));
+    const sheets = fs.existsSync(path.join(dir, 'datacenter')) ? path.join(dir, 'datacenter') : path.join(HERE, 'datacenter');
+    const dataCenter = new DataCenter(sheets);
+    const out = path.join(dir, 'traces');
     fs.mkdirSync(out, { recursive: true });
-    const sessionsDir = path.join(HERE, 'sessions');
+    const sessionsDir = path.join(dir, 'sessions');
     for (const file of fs.readdirSync(sessionsDir).filter(f => f.endsWith('.json')).sort()) {
         const session = JSON.parse(fs.readFileSync(path.join(sessionsDir, file), 'utf8'));
         const { steps, log } = await runSession(checkout, session, dataCenter);

@@ -14,12 +14,31 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
-use tera_game_state::{DataCenterSource, GameConfig, GameData, GameState, ManualClock, Submodules};
+use tera_game_state::{
+    DataCenterSource, GameConfig, GameData, GameEvent, GameState, ManualClock, Submodules,
+};
 
 use compare::{Counts, KickFilter};
 
 fn differential() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("differential")
+}
+
+/// The session files of `dir/sessions`.
+fn sessions(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir.join("sessions"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.ends_with(".json"))
+        .collect();
+    files.sort();
+    files
 }
 
 fn read_json(path: &Path) -> Json {
@@ -30,13 +49,21 @@ fn read_json(path: &Path) -> Json {
 /// Runs one session through game state and compares it with its trace;
 /// returns the counts and every difference no deliberate one explains.
 fn diff(file: &str) -> (Counts, Vec<String>) {
-    let dir = differential();
+    diff_in(&differential(), file)
+}
+
+/// [`diff`] of the session `file` in `dir` (`sessions/`, `traces/`, and
+/// `datacenter/`, this crate's when `dir` has none).
+fn diff_in(dir: &Path, file: &str) -> (Counts, Vec<String>) {
     let session = read_json(&dir.join("sessions").join(file));
     let trace = read_json(&dir.join("traces").join(file));
     assert_eq!(trace["session"], file, "the trace of {file}");
-    let catalog = packets::catalog(&dir.join("../../defs"));
-    let data = GameData::load(&DataCenterSource::Sheets(dir.join("datacenter")))
-        .expect("the sessions' data center");
+    let catalog = packets::catalog(&differential().join("../../defs"));
+    let sheets = Some(dir.join("datacenter"))
+        .filter(|d| d.is_dir())
+        .unwrap_or_else(|| differential().join("datacenter"));
+    let data =
+        GameData::load(&DataCenterSource::Sheets(sheets)).expect("the sessions' data center");
     let mut submodules = Submodules::empty();
     for name in session["submodules"].as_array().expect("submodules") {
         submodules |= name
@@ -99,8 +126,6 @@ fn diff(file: &str) -> (Counts, Vec<String>) {
     (counts, unexplained)
 }
 
-use tera_game_state::GameEvent;
-
 fn report(file: &str, counts: &Counts) {
     eprintln!(
         "{file}: packets equal {}/{} (+{} equal but for deliberate differences), properties equal {}/{} (+{} deliberate), {} events only game state emits",
@@ -148,9 +173,45 @@ fn corner_cases_equal_tera_game_state_but_for_the_listed_differences() {
     assert_eq!(found, ["kick filter", "left member's class"]);
 }
 
+/// Every session with a trace, here and in `TERA_GAME_STATE_DIFF` (a
+/// folder of `sessions/` and `traces/` written by `run.js --dir`): no
+/// difference but the listed ones.
+#[test]
+fn every_session_differs_only_as_listed() {
+    let mut dirs = vec![differential()];
+    match std::env::var_os("TERA_GAME_STATE_DIFF") {
+        Some(extra) => dirs.push(PathBuf::from(extra)),
+        None => eprintln!("TERA_GAME_STATE_DIFF unset: only this crate's sessions"),
+    }
+    let mut total = Counts::default();
+    for dir in dirs {
+        for file in sessions(&dir) {
+            let (counts, unexplained) = diff_in(&dir, &file);
+            report(&format!("{}/{file}", dir.display()), &counts);
+            assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
+            total.packets += counts.packets;
+            total.packets_equal += counts.packets_equal;
+            total.packets_deliberate += counts.packets_deliberate;
+            total.properties += counts.properties;
+            total.properties_equal += counts.properties_equal;
+            total.properties_deliberate += counts.properties_deliberate;
+        }
+    }
+    assert!(total.packets >= 91, "{total:?}");
+    eprintln!(
+        "all: packets {}/{} equal (+{} deliberate), properties {}/{} equal (+{} deliberate)",
+        total.packets_equal,
+        total.packets,
+        total.packets_deliberate,
+        total.properties_equal,
+        total.properties,
+        total.properties_deliberate
+    );
+}
+
 #[test]
 fn traces_name_the_module_commit_they_came_from() {
-    for file in ["tour.json", "corners.json"] {
+    for file in sessions(&differential()) {
         let trace = read_json(&differential().join("traces").join(file));
         assert_eq!(trace["module"], "tera-toolbox/tera-game-state");
         let commit = trace["commit"].as_str().expect("a commit");
@@ -169,4 +230,37 @@ fn every_deliberate_difference_quotes_its_line() {
             "{name}: {line}"
         );
     }
+}
+
+/// The comparison fails on what it should: a trace with one property
+/// changed and one event more.
+#[test]
+fn a_changed_trace_is_caught() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    for sub in ["sessions", "traces"] {
+        std::fs::create_dir(tmp.path().join(sub)).expect("a folder");
+    }
+    let from = differential();
+    std::fs::copy(
+        from.join("sessions/tour.json"),
+        tmp.path().join("sessions/tour.json"),
+    )
+    .expect("the session");
+    let mut trace = read_json(&from.join("traces/tour.json"));
+    trace["steps"][10]["state"]["me"]["level"] = serde_json::json!(99);
+    let extra = serde_json::json!({ "name": "me.die", "args": [] });
+    trace["steps"][5]["events"]
+        .as_array_mut()
+        .expect("events")
+        .push(extra);
+    std::fs::write(
+        tmp.path().join("traces/tour.json"),
+        serde_json::to_string(&trace).expect("JSON"),
+    )
+    .expect("the trace");
+    let (counts, unexplained) = diff_in(tmp.path(), "tour.json");
+    assert_eq!(unexplained.len(), 2, "{unexplained:#?}");
+    assert!(unexplained[0].contains("step 5 (S_LOAD_TOPO): events"));
+    assert!(unexplained[1].contains("step 10 (S_ITEMLIST): me.level: JS 99, Rust 65"));
+    assert_eq!(counts.packets_equal + counts.packets_deliberate, 62);
 }
