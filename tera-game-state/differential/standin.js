@@ -63,10 +63,19 @@ class StandIn {
         return hook;
     }
 
+    // The def's shape; a def the project lacks (a packet game state does
+    // not read) hands the fields over as they are.
     shape(name, version) {
         const key = `${name}.${version}`;
-        if (!this.shapes.has(key))
-            this.shapes.set(key, readDef(this.defsDir, name, version));
+        if (!this.shapes.has(key)) {
+            let shape = {};
+            try {
+                shape = readDef(this.defsDir, name, version);
+            } catch (e) {
+                this.errors.push(`warn: ${e.message}: its fields are given as they are`);
+            }
+            this.shapes.set(key, shape);
+        }
         return this.shapes.get(key);
     }
 
