@@ -5,6 +5,10 @@ use std::collections::BTreeMap;
 use crate::event::GameEvent;
 
 /// Glyphs (tera-game-state's `mod.game.glyphs`).
+///
+/// Glyph ids are numbers (`i32`), as `S_CREST_INFO` and `S_CREST_APPLY`
+/// carry them; tera-game-state's are strings, the keys of its `known`
+/// object, so its `enabled` lists `"10001"` where this lists `10001`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Glyphs {
     known: BTreeMap<i32, bool>,

@@ -25,6 +25,7 @@ pub struct LeftMember {
     pub player_id: u32,
     /// The name.
     pub name: String,
-    /// The class index from the party list, if the member was in it.
+    /// The class index from the party list, if the member was in it
+    /// (`None` is tera-game-state's `class: -1`).
     pub class: Option<u32>,
 }
