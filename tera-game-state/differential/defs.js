@@ -1,13 +1,16 @@
-// Which fields of a packet are 64-bit, read from the project's .def files,
-// so the stand-in hands tera-game-state BigInts where tera-data-parser does.
+// The shape of a packet by the project's .def files: what tera-data-parser
+// would give, so the stand-in hands tera-game-state every field (those a
+// session leaves out as zero, as the Rust side encodes them) and BigInts
+// for 64-bit fields.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 
 const WIDE = new Set(['int64', 'uint64']);
 
-// The def `NAME.VERSION.def` as a tree: field name -> 'wide' | 'scalar' |
-// { fields } (object) | { element } (array of objects or scalars).
+// The def `NAME.VERSION.def` as a tree: field name -> a type name (a
+// scalar), { fields } (object) or { element } (array of a type name or of
+// { fields }).
 function readDef(defsDir, name, version) {
     const file = path.join(defsDir, `${name}.${version}.def`);
     if (!fs.existsSync(file))
@@ -29,30 +32,48 @@ function readDef(defsDir, name, version) {
         const parent = stack[depth];
         if (type === 'array' || type === 'object') {
             const inner = {};
-            parent[field] = type === 'array' ? { element: inner } : { fields: inner };
+            parent[field] = type === 'array' ? { element: { fields: inner } } : { fields: inner };
             stack[depth + 1] = inner;
         } else if (type.startsWith('array<')) {
-            parent[field] = { element: WIDE.has(type.slice(6, -1)) ? 'wide' : 'scalar' };
+            parent[field] = { element: type.slice(6, -1) };
         } else {
-            parent[field] = WIDE.has(type) ? 'wide' : 'scalar';
+            parent[field] = type;
         }
     }
-    return root;
+    return { fields: root };
 }
 
-// `value` (a session's JSON) with every 64-bit field a BigInt.
-function widen(shape, value) {
-    if (shape === 'wide')
-        return typeof value === 'number' || typeof value === 'string' ? BigInt(value) : value;
-    if (shape === 'scalar' || value === null || typeof value !== 'object')
-        return value;
+// The zero of a scalar type, as the generated packets' `Default`.
+function zero(type) {
+    if (WIDE.has(type))
+        return 0n;
+    switch (type) {
+        case 'bool': return false;
+        case 'string': return '';
+        case 'bytes': return Buffer.alloc(0);
+        case 'vec3': case 'vec3fa': return { x: 0, y: 0, z: 0 };
+        default: return 0;
+    }
+}
+
+// `value` (a session's JSON) as the parser would give it: every field of
+// the def, those left out zero, 64-bit ones BigInts.
+function complete(shape, value) {
+    if (typeof shape === 'string') {
+        if (value === undefined)
+            return zero(shape);
+        return WIDE.has(shape) && (typeof value === 'number' || typeof value === 'string') ? BigInt(value) : value;
+    }
     if (shape.element !== undefined)
-        return Array.isArray(value) ? value.map(v => widen(shape.element, v)) : value;
-    const fields = shape.fields || shape;
+        return Array.isArray(value) ? value.map(v => complete(shape.element, v)) : [];
+    const given = value && typeof value === 'object' ? value : {};
     const out = {};
-    for (const [key, v] of Object.entries(value))
-        out[key] = fields[key] === undefined ? v : widen(fields[key], v);
+    for (const [key, field] of Object.entries(shape.fields))
+        out[key] = complete(field, given[key]);
+    for (const [key, v] of Object.entries(given))
+        if (!(key in out))
+            out[key] = v;
     return out;
 }
 
-module.exports = { readDef, widen };
+module.exports = { readDef, complete };

@@ -1,11 +1,11 @@
 // A small stand-in for tera-toolbox around one module: `mod.hook` /
 // `tryHook` with orders, packets dispatched as already-parsed objects
-// (what tera-data-parser would give), `mod.majorPatchVersion`,
+// (what tera-data-parser would give: every field of the def), `mod.majorPatchVersion`,
 // `mod.serverId`, `mod.queryData` over a sheets folder, `mod.clientMod`,
 // and a clock the session sets (`Date.now`).
 'use strict';
 const EventEmitter = require('events');
-const { widen, readDef } = require('./defs');
+const { complete, readDef } = require('./defs');
 
 class StandIn {
     constructor({ patch, serverId, defsDir, dataCenter }) {
@@ -68,7 +68,7 @@ class StandIn {
     shape(name, version) {
         const key = `${name}.${version}`;
         if (!this.shapes.has(key)) {
-            let shape = {};
+            let shape = { fields: {} };
             try {
                 shape = readDef(this.defsDir, name, version);
             } catch (e) {
@@ -83,7 +83,7 @@ class StandIn {
     // next runs (as toolbox logs and goes on).
     dispatch({ name, version, fields }) {
         // A packet without a version is one only 'event' hooks read.
-        const event = version === undefined ? {} : widen(this.shape(name, version), fields || {});
+        const event = version === undefined ? {} : complete(this.shape(name, version), fields || {});
         const thrown = [];
         for (const hook of this.hooks.get(name) || []) {
             if (hook.version !== 'event' && hook.version !== '*' && hook.version !== version) {
