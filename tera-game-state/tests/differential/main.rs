@@ -95,6 +95,20 @@ fn diff_in(dir: &Path, file: &str) -> (Counts, Vec<String>) {
         (Counts::default(), Vec::new(), KickFilter::default());
     for (index, (step, js)) in steps.iter().zip(traced).enumerate() {
         let name = step["name"].as_str().expect("a packet name");
+        let packet = match step["version"].as_u64() {
+            Some(version) => format!("{name}.{version}"),
+            None => name.to_owned(),
+        };
+        assert_eq!(
+            js["packet"], packet,
+            "{file} step {index}: the trace is of another session; regenerate it"
+        );
+        if let Some(time) = step["time"].as_i64() {
+            assert_eq!(
+                js["time"], time,
+                "{file} step {index}: regenerate the trace"
+            );
+        }
         clock.set(js["time"].as_i64().expect("the step's time"));
         let bytes = packets::encode(&catalog, name, step["version"].as_u64(), &step["fields"]);
         let events: Vec<GameEvent> = game.feed_named(name, &bytes).to_vec();
@@ -107,7 +121,7 @@ fn diff_in(dir: &Path, file: &str) -> (Counts, Vec<String>) {
         let all = events.len();
         let rust_events: Vec<Json> = events.iter().filter_map(snapshot::event).collect();
         counts.rust_only_events += all - rust_events.len();
-        kick.step(js["packet"].as_str().unwrap_or(name), &step["fields"]);
+        kick.step(&packet, &step["fields"]);
         let js_events = js["events"].as_array().expect("events");
         let found = compare::packet(
             js_events,
