@@ -46,8 +46,14 @@ async function runSession(checkout, session, dataCenter) {
         recordEvents(game, '', events);
         for (const [name, submodule] of Object.entries(game.loadedSubmodules))
             recordEvents(submodule, `${name}.`, events);
+        // Other mods' hooks: one that throws, one that blocks the packet
+        // (returns false).
         for (const other of session.otherHooks || [])
-            standIn.hook(other.name, 'event', { order: other.order }, () => { throw new Error(other.throws); });
+            standIn.hook(other.name, 'event', { order: other.order }, () => {
+                if (other.throws)
+                    throw new Error(other.throws);
+                return other.silences ? false : undefined;
+            });
         const steps = [];
         for (const step of session.steps) {
             if (step.time !== undefined)

@@ -7,6 +7,21 @@
 const EventEmitter = require('events');
 const { complete, readDef } = require('./defs');
 
+// A deep copy of a parsed packet (BigInts, buffers and all).
+function copy(value) {
+    if (Buffer.isBuffer(value))
+        return Buffer.from(value);
+    if (Array.isArray(value))
+        return value.map(copy);
+    if (value && typeof value === 'object') {
+        const out = {};
+        for (const [key, v] of Object.entries(value))
+            out[key] = copy(v);
+        return out;
+    }
+    return value;
+}
+
 class StandIn {
     constructor({ patch, serverId, defsDir, dataCenter }) {
         this.hooks = new Map();
@@ -54,7 +69,10 @@ class StandIn {
         if (typeof options === 'function')
             [options, cb] = [{}, options];
         const list = this.hooks.get(name) || [];
-        const hook = { name, version, order: (options && options.order) || 0, cb };
+        // toolbox's default filter: real packets, changed or not, not
+        // silenced; tera-game-state's hooks ask for every packet.
+        const filter = Object.assign({ fake: false, modified: null, silenced: false }, options && options.filter);
+        const hook = { name, version, order: (options && options.order) || 0, filter, cb };
         list.push(hook);
         // Stable by order, as toolbox runs hooks of equal order in the
         // order they were installed.
@@ -79,19 +97,29 @@ class StandIn {
         return this.shapes.get(key);
     }
 
-    // Runs every hook of the packet; a hook that throws is reported and the
-    // next runs (as toolbox logs and goes on).
-    dispatch({ name, version, fields }) {
+    // Runs every hook of the packet as toolbox's dispatch does: in order,
+    // each hook its own copy of the parsed packet, hooks whose filter
+    // refuses a fake or silenced packet skipped, a hook that returns false
+    // silencing it; a hook that throws is reported and the next runs.
+    dispatch({ name, version, fields, fake }) {
         // A packet without a version is one only 'event' hooks read.
         const event = version === undefined ? {} : complete(this.shape(name, version), fields || {});
         const thrown = [];
+        let silenced = false;
         for (const hook of this.hooks.get(name) || []) {
+            const { filter } = hook;
+            if (filter.fake !== null && filter.fake !== !!fake)
+                continue;
+            if (filter.silenced !== null && filter.silenced !== silenced)
+                continue;
             if (hook.version !== 'event' && hook.version !== '*' && hook.version !== version) {
                 thrown.push(`${name}: hooked at version ${hook.version}, the session sends ${version}`);
                 continue;
             }
             try {
-                hook.cb(hook.version === 'event' ? undefined : event);
+                const result = hook.version === 'event' ? hook.cb() : hook.cb(copy(event), !!fake);
+                if (result === false)
+                    silenced = true;
             } catch (e) {
                 thrown.push(`${name} (order ${hook.order}): ${e.message}`);
             }
