@@ -24,6 +24,18 @@ fn differential() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("differential")
 }
 
+/// The project's defs (the workspace's `defs/`); outside the workspace (a
+/// packaged crate) the tests say so and check nothing.
+fn defs() -> Option<PathBuf> {
+    let dir = differential().join("../../defs");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: no project defs at {}", dir.display());
+        None
+    }
+}
+
 /// The session files of `dir/sessions`.
 fn sessions(dir: &Path) -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(dir.join("sessions"))
@@ -58,7 +70,7 @@ fn diff_in(dir: &Path, file: &str) -> (Counts, Vec<String>) {
     let session = read_json(&dir.join("sessions").join(file));
     let trace = read_json(&dir.join("traces").join(file));
     assert_eq!(trace["session"], file, "the trace of {file}");
-    let catalog = packets::catalog(&differential().join("../../defs"));
+    let catalog = packets::catalog(&defs().expect("the project's defs"));
     let sheets = Some(dir.join("datacenter"))
         .filter(|d| d.is_dir())
         .unwrap_or_else(|| differential().join("datacenter"));
@@ -158,6 +170,9 @@ fn report(file: &str, counts: &Counts) {
 
 #[test]
 fn the_tour_of_every_submodule_equals_tera_game_state() {
+    if defs().is_none() {
+        return;
+    }
     let (counts, unexplained) = diff("tour.json");
     report("tour.json", &counts);
     assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
@@ -174,6 +189,9 @@ fn the_tour_of_every_submodule_equals_tera_game_state() {
 
 #[test]
 fn corner_cases_equal_tera_game_state_but_for_the_listed_differences() {
+    if defs().is_none() {
+        return;
+    }
     let (counts, unexplained) = diff("corners.json");
     report("corners.json", &counts);
     assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
@@ -192,6 +210,9 @@ fn corner_cases_equal_tera_game_state_but_for_the_listed_differences() {
 /// difference but the listed ones.
 #[test]
 fn every_session_differs_only_as_listed() {
+    if defs().is_none() {
+        return;
+    }
     let mut dirs = vec![differential()];
     match std::env::var_os("TERA_GAME_STATE_DIFF") {
         Some(extra) => dirs.push(PathBuf::from(extra)),
@@ -250,6 +271,9 @@ fn every_deliberate_difference_quotes_its_line() {
 /// changed and one event more.
 #[test]
 fn a_changed_trace_is_caught() {
+    if defs().is_none() {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("a temporary folder");
     for sub in ["sessions", "traces"] {
         std::fs::create_dir(tmp.path().join(sub)).expect("a folder");
