@@ -5,35 +5,37 @@ use crate::event::{ContractEnd, GameEvent};
 /// The active contract (tera-game-state's `mod.game.contract`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Contract {
-    active: Option<(i32, i32)>,
+    /// The type and id of the last `S_REQUEST_CONTRACT`, until it ends.
+    current: Option<(i32, i32)>,
 }
 
 impl Contract {
     /// `active`: a contract is in progress.
     #[must_use]
     pub fn active(&self) -> bool {
-        self.active.is_some()
+        // tera-game-state's `active` is `!!id`: a contract of id 0 is none,
+        // though its id and type are kept.
+        self.current.is_some_and(|(_, id)| id != 0)
     }
 
     /// `id`.
     #[must_use]
     pub fn id(&self) -> Option<i32> {
-        self.active.map(|a| a.1)
+        self.current.map(|a| a.1)
     }
 
     /// `type`.
     #[must_use]
     pub fn kind(&self) -> Option<i32> {
-        self.active.map(|a| a.0)
+        self.current.map(|a| a.0)
     }
 
     pub(crate) fn reset(&mut self) {
-        self.active = None;
+        self.current = None;
     }
 
     pub(crate) fn begin(&mut self, kind: i32, id: i32, events: &mut Vec<GameEvent>) {
-        // tera-game-state's `active` is `!!id`: a contract of id 0 is none.
-        self.active = (id != 0).then_some((kind, id));
+        self.current = Some((kind, id));
         events.push(GameEvent::ContractBegin { kind, id });
     }
 

@@ -33,6 +33,7 @@ macro_rules! login {
         let p = $p;
         let name = p.name.to_string_lossy();
         let data = std::sync::Arc::clone(&$game.data);
+        let from = $game.events.len();
         $game.me.login(
             Login {
                 game_id: p.game_id,
@@ -47,6 +48,7 @@ macro_rules! login {
             &data,
             &mut $game.events,
         );
+        $game.contract_follows_life(from);
         $game.set_loading_screen(true);
         $game.set_state(SessionState::InGame);
     }};

@@ -378,9 +378,23 @@ impl GameState {
     /// The player's life; the contract ends without an event on death and
     /// resurrection, as in tera-game-state.
     pub(crate) fn set_alive(&mut self, alive: bool) {
-        let before = self.events.len();
+        let from = self.events.len();
         self.me.set_alive(alive, &mut self.events);
-        if self.events.len() > before {
+        self.contract_follows_life(from);
+    }
+
+    /// Ends the contract without an event if the player died or came back
+    /// in the events from `from` on (tera-game-state's contract listens to
+    /// `me.die` and `me.resurrect`, whichever packet says them: `S_LOGIN`
+    /// too).
+    pub(crate) fn contract_follows_life(&mut self, from: usize) {
+        let life = self
+            .events
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .any(|e| matches!(e, GameEvent::Die | GameEvent::Resurrect));
+        if life {
             self.contract.reset();
         }
     }

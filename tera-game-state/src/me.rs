@@ -144,10 +144,11 @@ impl Me {
         self.alive
     }
 
-    /// `mounted`: on a vehicle.
+    /// `mounted`: on a vehicle (tera-game-state's `!!mountId`: a vehicle
+    /// id 0 is none).
     #[must_use]
     pub fn mounted(&self) -> bool {
-        self.mount.is_some()
+        self.mount.is_some_and(|(id, _)| id != 0)
     }
 
     /// `mountId`.
@@ -328,9 +329,11 @@ impl Me {
             return;
         }
         self.mount = mount;
+        // As tera-game-state, which says `dismount` whenever the new vehicle
+        // id is falsy.
         events.push(match mount {
-            Some((id, skill)) => GameEvent::Mount { id, skill },
-            None => GameEvent::Dismount,
+            Some((id, skill)) if id != 0 => GameEvent::Mount { id, skill },
+            _ => GameEvent::Dismount,
         });
     }
 

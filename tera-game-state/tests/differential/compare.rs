@@ -45,45 +45,112 @@ pub struct Counts {
     pub by_difference: BTreeMap<&'static str, usize>,
 }
 
-/// The party members tera-game-state keeps after its leave and kick
-/// filter: every member of the left member's server or with their player
-/// id goes.
+/// A model of tera-game-state's party under its leave and kick filter:
+/// every member of the left member's server or with their player id goes.
+/// Its list is Rust's with every filter since the list was last replaced
+/// or reset applied.
 #[derive(Debug, Default)]
 pub struct KickFilter {
+    /// (server id, player id) of each leave and kick since the last reset.
     removed: Vec<(Json, Json)>,
+    /// `removed` before the current packet.
+    before: Vec<(Json, Json)>,
+    /// Rust's members after the previous packet.
+    members: Json,
+    /// The current packet's name and fields.
+    packet: String,
+    fields: Json,
 }
 
 impl KickFilter {
-    /// Follows the session: leaves and kicks filter, a new list or leaving
-    /// the party starts over.
-    pub fn step(&mut self, packet: &str, fields: &Json) {
+    /// Follows the session before comparing a packet: leaves and kicks
+    /// filter; a new list, leaving the party, entering or leaving the game
+    /// (tera-game-state's events, which reset its party) start over.
+    pub fn step(&mut self, packet: &str, fields: &Json, js_events: &[Json]) {
+        self.before = self.removed.clone();
+        self.packet = packet.to_owned();
+        self.fields = fields.clone();
+        let resets = js_events.iter().any(|e| {
+            matches!(
+                e["name"].as_str(),
+                Some("party.leave" | "leave_game" | "enter_game")
+            )
+        });
         if packet.starts_with("S_LEAVE_PARTY_MEMBER") || packet.starts_with("S_BAN_PARTY_MEMBER") {
             self.removed
                 .push((fields["serverId"].clone(), fields["playerId"].clone()));
-        } else if packet.starts_with("S_PARTY_MEMBER_LIST")
-            || packet == "S_LEAVE_PARTY"
-            || packet == "S_RETURN_TO_LOBBY"
-            || packet == "S_EXIT"
-        {
+        } else if packet.starts_with("S_PARTY_MEMBER_LIST") || resets {
             self.removed.clear();
         }
     }
 
-    fn apply(&self, members: &Json) -> Json {
-        let Some(list) = members.as_array() else {
-            return members.clone();
-        };
-        Json::Array(
-            list.iter()
-                .filter(|m| {
-                    self.removed
-                        .iter()
-                        .all(|(s, p)| m["serverId"] != *s && m["playerId"] != *p)
-                })
-                .cloned()
-                .collect(),
-        )
+    /// After comparing a packet: Rust's members now.
+    pub fn seen(&mut self, rust_state: &Json) {
+        self.members = rust_state["party"]["members"].clone();
     }
+
+    fn apply(&self, members: &Json) -> Json {
+        filtered(members, &self.removed)
+    }
+
+    /// tera-game-state's members before the current packet.
+    fn js_before(&self) -> Json {
+        filtered(&self.members, &self.before)
+    }
+
+    /// The class tera-game-state gives the member the current packet
+    /// removes: from its own list, -1 when not there.
+    fn left_class(&self) -> Json {
+        let (server, player) = (&self.fields["serverId"], &self.fields["playerId"]);
+        self.js_before()
+            .as_array()
+            .and_then(|list| {
+                list.iter()
+                    .rev()
+                    .find(|m| m["serverId"] == *server && m["playerId"] == *player)
+            })
+            .map_or(json!(-1), |m| m["class"].clone())
+    }
+
+    /// Whether tera-game-state's `S_SPAWN_USER` fix changes a member of
+    /// its own list (and so emits `list`).
+    fn spawn_fixes_a_member(&self) -> bool {
+        let f = &self.fields;
+        self.js_before().as_array().is_some_and(|list| {
+            list.iter().any(|m| {
+                m["serverId"] == f["serverId"]
+                    && m["playerId"] == f["playerId"]
+                    && !same(
+                        &m["gameId"],
+                        &json!(format!("{}n", big_digits(&f["gameId"]))),
+                    )
+            })
+        })
+    }
+}
+
+/// A session's 64-bit value (a number or a decimal string) as digits.
+fn big_digits(value: &Json) -> String {
+    match value {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn filtered(members: &Json, removed: &[(Json, Json)]) -> Json {
+    let Some(list) = members.as_array() else {
+        return members.clone();
+    };
+    Json::Array(
+        list.iter()
+            .filter(|m| {
+                removed
+                    .iter()
+                    .all(|(s, p)| m["serverId"] != *s && m["playerId"] != *p)
+            })
+            .cloned()
+            .collect(),
+    )
 }
 
 /// Objects flattened to their leaves: path -> value (an empty object is a
@@ -162,29 +229,36 @@ fn deliberate_property(
 /// the party.
 fn as_js_events(rust: &[Json], kick: &KickFilter) -> (Vec<Json>, Vec<&'static str>) {
     let mut why = Vec::new();
-    let events = rust
-        .iter()
-        .map(|e| {
-            let mut e = e.clone();
-            match e["name"].as_str() {
-                Some("party.list") => {
-                    let kept = kick.apply(&e["args"][0]);
-                    if kept != e["args"][0] {
-                        why.push(DELIBERATE[0].0);
-                    }
-                    e["args"][0] = kept;
+    let mut events = Vec::new();
+    for e in rust {
+        let mut e = e.clone();
+        match e["name"].as_str() {
+            Some("party.list") => {
+                if kick.packet.starts_with("S_SPAWN_USER") && !kick.spawn_fixes_a_member() {
+                    why.push(DELIBERATE[0].0);
+                    continue;
                 }
-                Some("party.member_leave" | "party.member_kick")
-                    if e["args"][0]["class"].is_null() =>
-                {
-                    e["args"][0]["class"] = json!(-1);
-                    why.push(DELIBERATE[1].0);
+                let kept = kick.apply(&e["args"][0]);
+                if kept != e["args"][0] {
+                    why.push(DELIBERATE[0].0);
                 }
-                _ => {}
+                e["args"][0] = kept;
             }
-            e
-        })
-        .collect();
+            Some("party.member_leave" | "party.member_kick") => {
+                let class = kick.left_class();
+                if e["args"][0]["class"] != class {
+                    why.push(if e["args"][0]["class"].is_null() {
+                        DELIBERATE[1].0
+                    } else {
+                        DELIBERATE[0].0
+                    });
+                }
+                e["args"][0]["class"] = class;
+            }
+            _ => {}
+        }
+        events.push(e);
+    }
     (events, why)
 }
 

@@ -133,16 +133,18 @@ fn diff_in(dir: &Path, file: &str) -> (Counts, Vec<String>) {
         let all = events.len();
         let rust_events: Vec<Json> = events.iter().filter_map(snapshot::event).collect();
         counts.rust_only_events += all - rust_events.len();
-        kick.step(&packet, &step["fields"]);
         let js_events = js["events"].as_array().expect("events");
+        kick.step(&packet, &step["fields"], js_events);
+        let rust_state = snapshot::state(&game);
         let found = compare::packet(
             js_events,
             &rust_events,
             &js["state"],
-            &snapshot::state(&game),
+            &rust_state,
             &kick,
             &mut counts,
         );
+        kick.seen(&rust_state);
         unexplained.extend(
             found
                 .into_iter()
