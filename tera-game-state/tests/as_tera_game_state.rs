@@ -176,3 +176,35 @@ fn items_carry_their_data_center_row_and_none_without_one() {
         assert_eq!(data.item(6560).and_then(|d| d.name.as_deref()), named);
     }
 }
+
+#[test]
+fn id_zero_contracts_and_vehicles_and_a_death_at_login_as_tera_game_state() {
+    let mut game = GameState::new(GameConfig {
+        submodules: Submodules::CONTRACT,
+        ..GameConfig::default()
+    });
+    game.feed_named("S_LOGIN", &login(10106, "Ann", 65, 0, true));
+    // A contract of id 0: kept, not active (`!!id`).
+    game.feed_named("S_REQUEST_CONTRACT", &request_contract(4, 0));
+    let contract = game.contract().expect("on");
+    assert_eq!(
+        (contract.active(), contract.kind(), contract.id()),
+        (false, Some(4), Some(0))
+    );
+    // A vehicle of id 0: `dismount`, not mounted (`!!mountId`).
+    let events = game
+        .feed_named("S_MOUNT_VEHICLE", &mount(ME, 0, 5))
+        .to_vec();
+    assert_eq!(events, [GameEvent::Dismount]);
+    assert!(!game.me().mounted());
+    assert_eq!(game.me().mount_id(), Some(0));
+    // A re-login saying the player is dead ends the contract, as `me.die`
+    // does.
+    game.feed_named("S_REQUEST_CONTRACT", &request_contract(4, 7));
+    assert!(game.contract().is_some_and(|c| c.active()));
+    let events = game
+        .feed_named("S_LOGIN", &login(10106, "Ann", 65, 0, false))
+        .to_vec();
+    assert!(events.contains(&GameEvent::Die), "{events:?}");
+    assert_eq!(game.contract().and_then(|c| c.id()), None);
+}
