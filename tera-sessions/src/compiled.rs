@@ -7,6 +7,7 @@ use tera_data::{AnyError, AnyPacket, PACKETS, PROTOCOL_MAPS, PacketInfo, Protoco
 
 use crate::def::{CodecError, Def, DefInfo};
 use crate::json::write_value;
+use crate::named::PacketValue;
 use crate::packet_set::PacketSet;
 
 /// The packets compiled into `tera-data`: the project's `defs/` and
@@ -95,6 +96,51 @@ impl PacketSet for Compiled {
             }
         };
         write_value(out, def, &value, pretty)
+    }
+
+    fn read(&self, def: &Def, packet: &[u8]) -> Result<PacketValue, CodecError> {
+        match AnyPacket::decode(def.name(), def.version(), packet) {
+            Ok(value) => Ok(PacketValue::Typed(value.into_owned())),
+            Err(AnyError::UnknownPacket { .. }) => Err(CodecError::Unknown(def.clone())),
+            Err(e) => Err(CodecError::Decode {
+                def: def.clone(),
+                source: Box::new(e),
+            }),
+        }
+    }
+
+    fn fit(&self, def: &Def, packet: &[u8]) -> Result<(), String> {
+        let value = AnyPacket::decode(def.name(), def.version(), packet)
+            .map_err(|e| format!("does not decode: {e}"))?;
+        let opcode = match packet {
+            [_, _, lo, hi, ..] => u16::from_le_bytes([*lo, *hi]),
+            _ => 0,
+        };
+        let mut again = vec![0; value.encoded_len()];
+        let len = value
+            .encode_into_with_opcode(opcode, &mut again)
+            .map_err(|e| format!("does not encode again: {e}"))?;
+        again.truncate(len);
+        if again == packet {
+            return Ok(());
+        }
+        if again.len() < packet.len()
+            && again
+                .get(2..)
+                .is_some_and(|tail| packet.get(2..again.len()) == Some(tail))
+        {
+            return Err(format!(
+                "{} of its {} bytes are left after the def's fields",
+                packet.len() - again.len(),
+                packet.len()
+            ));
+        }
+        let at = again
+            .iter()
+            .zip(packet)
+            .position(|(x, y)| x != y)
+            .unwrap_or(again.len().min(packet.len()));
+        Err(format!("encodes to other bytes from byte {at}"))
     }
 
     fn encode_json(
