@@ -27,10 +27,15 @@ pub enum Misfit {
     Encode(String),
     /// It encodes to other bytes (a bool that is not 0 or 1, an offset the
     /// game's writer would not put there, a layout the def does not make).
-    #[error("encodes to other bytes from byte {at}")]
+    #[error("encodes to other bytes from byte {at}{}", lengths(*again, *len))]
     Reencode {
-        /// The first byte that differs.
+        /// The first byte that differs (past the length header when the
+        /// lengths differ).
         at: usize,
+        /// The length of the bytes encoded again.
+        again: usize,
+        /// The packet's length.
+        len: usize,
     },
 }
 
@@ -62,6 +67,19 @@ impl Schema {
         let again = self
             .encode(&value, opcode)
             .map_err(|e| Misfit::Encode(e.to_string()))?;
+        Misfit::compare(&again, packet)
+    }
+}
+
+impl Misfit {
+    /// Whether `packet` fits, given the bytes its decoded value encodes
+    /// back to (`again`): for any codec that decodes and encodes, as the
+    /// generated packets do.
+    ///
+    /// # Errors
+    /// [`Misfit::Trailing`] when `again` is `packet` cut short,
+    /// [`Misfit::Reencode`] for other bytes.
+    pub fn compare(again: &[u8], packet: &[u8]) -> Result<(), Misfit> {
         if again == packet {
             return Ok(());
         }
@@ -77,11 +95,29 @@ impl Schema {
                 len: packet.len(),
             });
         }
-        let at = again
-            .iter()
-            .zip(packet)
-            .position(|(x, y)| x != y)
-            .unwrap_or(again.len().min(packet.len()));
-        Err(Misfit::Reencode { at })
+        Err(Misfit::Reencode {
+            at: first_difference(again, packet),
+            again: again.len(),
+            len: packet.len(),
+        })
+    }
+}
+
+/// Where `a` and `b` first differ; past the length header when their
+/// lengths differ (the headers do then).
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    let from = if a.len() == b.len() { 0 } else { 2 };
+    a.iter()
+        .zip(b)
+        .skip(from)
+        .position(|(x, y)| x != y)
+        .map_or(a.len().min(b.len()), |k| k + from)
+}
+
+fn lengths(again: usize, len: usize) -> String {
+    if again == len {
+        String::new()
+    } else {
+        format!(" ({again} bytes, not {len})")
     }
 }

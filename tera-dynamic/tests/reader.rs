@@ -103,7 +103,23 @@ fn exact_fit_refuses_trailing_bytes_and_other_layouts_that_decode() {
     // Too short for version 2.
     assert!(matches!(v2.fit(&packet[..8]), Err(Misfit::Decode(_))));
     // A bool of 2 reads as true and encodes as 1: not what the def wrote.
-    assert_eq!(flag.fit(&[5, 0, 7, 0, 2]), Err(Misfit::Reencode { at: 4 }));
+    assert_eq!(
+        flag.fit(&[5, 0, 7, 0, 2]),
+        Err(Misfit::Reencode {
+            at: 4,
+            again: 5,
+            len: 5
+        })
+    );
+    // A string's offset where the writer would not put it: the value
+    // encodes shorter, and not as a prefix.
+    let chat = catalog.add_def("S_SAY.1.def", "string text\n").unwrap();
+    let spaced = [12, 0, 7, 0, 8, 0, 0, 0, b'h', 0, 0, 0];
+    assert!(chat.decode(&spaced).is_ok());
+    assert_eq!(
+        chat.fit(&spaced).unwrap_err().to_string(),
+        "encodes to other bytes from byte 4 (10 bytes, not 12)"
+    );
     assert_eq!(flag.fit(&[5, 0, 7, 0, 1]), Ok(()));
     assert_eq!(
         v1.fit(&packet).unwrap_err().to_string(),

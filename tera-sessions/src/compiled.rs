@@ -4,6 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use tera_data::{AnyError, AnyPacket, PACKETS, PROTOCOL_MAPS, PacketInfo, ProtocolMap};
+use tera_dynamic::Misfit;
 
 use crate::def::{CodecError, Def, DefInfo};
 use crate::json::write_value;
@@ -121,26 +122,7 @@ impl PacketSet for Compiled {
             .encode_into_with_opcode(opcode, &mut again)
             .map_err(|e| format!("does not encode again: {e}"))?;
         again.truncate(len);
-        if again == packet {
-            return Ok(());
-        }
-        if again.len() < packet.len()
-            && again
-                .get(2..)
-                .is_some_and(|tail| packet.get(2..again.len()) == Some(tail))
-        {
-            return Err(format!(
-                "{} of its {} bytes are left after the def's fields",
-                packet.len() - again.len(),
-                packet.len()
-            ));
-        }
-        let at = again
-            .iter()
-            .zip(packet)
-            .position(|(x, y)| x != y)
-            .unwrap_or(again.len().min(packet.len()));
-        Err(format!("encodes to other bytes from byte {at}"))
+        Misfit::compare(&again, packet).map_err(|e| e.to_string())
     }
 
     fn encode_json(

@@ -224,3 +224,27 @@ fn json_on_request_is_the_json_of_the_value() {
     );
     assert!(json[0].record().is_err());
 }
+
+#[test]
+fn compiled_packets_fit_and_read_as_typed_packets() {
+    use tera_sessions::{Compiled, PacketSet, PacketValue};
+    let set = Compiled::new();
+    let def = Def::new("S_ABNORMALITY_END", 1);
+    // target 7, id 9.
+    let packet = vec![16, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0];
+    assert_eq!(set.fit(&def, &packet), Ok(()));
+    let mut long = packet.clone();
+    long.extend([0, 0]);
+    long[0] = 18;
+    assert!(
+        set.read(&def, &long).is_ok(),
+        "decoding accepts bytes to spare"
+    );
+    assert_eq!(
+        set.fit(&def, &long).unwrap_err(),
+        "2 of its 18 bytes are left after the def's fields"
+    );
+    let value = set.read(&def, &packet).unwrap();
+    assert!(matches!(value, PacketValue::Typed(_)));
+    assert!(value.typed().is_some() && value.record().is_none());
+}
