@@ -187,8 +187,8 @@ fn session_line(f: &mut fmt::Formatter<'_>, s: &SessionSummary) -> fmt::Result {
         let exact = s.versions.iter().filter(|c| c.exact()).count();
         writeln!(
             f,
-            "    versions by fit: {} names of several versions, {exact} with one that fits \
-             every packet",
+            "    versions chosen by fit ({exact} of {} names with a version that fits every \
+             packet):",
             s.versions.len()
         )?;
         for choice in &s.versions {
