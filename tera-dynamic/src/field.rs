@@ -10,6 +10,9 @@ use tera_defs_front::suggest;
 
 use crate::value::{Record, Value};
 
+/// The most fields a missing field's error lists when no name is close.
+const LISTED_FIELDS: usize = 12;
+
 /// Why a typed getter found no value: the field is missing, or holds
 /// another type. Its message names the packet and the field:
 /// `S_EACH_SKILL_RESULT.3 has no field `damag`: did you mean `damage`?`,
@@ -24,8 +27,12 @@ pub struct FieldError {
 /// What [`FieldError`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Problem {
-    /// No field of that name; the names close to it.
-    Missing { near: Vec<String> },
+    /// No field of that name; the names close to it, else the struct's
+    /// fields when they are few.
+    Missing {
+        near: Vec<String>,
+        fields: Vec<String>,
+    },
     /// The field holds a value of type `found` (the def's word), which is
     /// not a `wanted` (the getter's Rust type).
     Type {
@@ -60,10 +67,11 @@ impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (owner, field) = (&self.owner, &self.field);
         match &self.problem {
-            Problem::Missing { near } => {
+            Problem::Missing { near, fields } => {
                 write!(f, "{owner} has no field `{field}`")?;
                 match near.as_slice() {
-                    [] => Ok(()),
+                    [] if fields.is_empty() => Ok(()),
+                    [] => write!(f, "; its fields: {}", fields.join(", ")),
                     [one] => write!(f, ": did you mean `{one}`?"),
                     many => write!(f, ": did you mean one of `{}`?", many.join("`, `")),
                 }
@@ -167,15 +175,19 @@ impl<'a> Record<'a> {
         self.get(name).ok_or_else(|| {
             let names: Vec<&str> = self.schema.fields.iter().map(|f| &*f.name).collect();
             let limit = suggest::typo_limit(name.chars().count(), 2);
+            let near: Vec<String> = suggest::nearest(name, &names, limit)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            let fields = if near.is_empty() && names.len() <= LISTED_FIELDS {
+                names.iter().map(|n| (*n).to_owned()).collect()
+            } else {
+                Vec::new()
+            };
             FieldError {
                 owner: Arc::clone(&self.schema.owner),
                 field: name.to_owned(),
-                problem: Problem::Missing {
-                    near: suggest::nearest(name, &names, limit)
-                        .into_iter()
-                        .map(str::to_owned)
-                        .collect(),
-                },
+                problem: Problem::Missing { near, fields },
             }
         })
     }

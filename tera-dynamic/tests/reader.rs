@@ -51,7 +51,8 @@ fn a_typo_names_the_packet_the_field_and_the_nearest_names() {
     );
     assert_eq!(
         hit.u32("amount").unwrap_err().to_string(),
-        "S_EACH_SKILL_RESULT.3 has no field `amount`"
+        "S_EACH_SKILL_RESULT.3 has no field `amount`; its fields: source, target, damage, crit, \
+         hits, note"
     );
 }
 

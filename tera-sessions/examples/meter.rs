@@ -36,7 +36,9 @@ fn run() -> Result<(), Box<dyn Error>> {
     for dir in defs {
         catalog.load_dir(dir);
     }
-    catalog.load_map_as(map, revision.parse()?).map_err(|r| r.render(false))?;
+    catalog
+        .load_map_as(map, revision.parse()?)
+        .map_err(|r| r.render(false))?;
 
     let mut namer = Namer::new(&catalog, None);
     // A first pass chooses each name's version over the whole session.
@@ -46,7 +48,9 @@ fn run() -> Result<(), Box<dyn Error>> {
     let (mut total, mut packets, mut unread) = (0i128, 0, 0);
     let mut versions = BTreeSet::new();
     for event in Events::open(session)? {
-        let Some(named) = namer.name(&event?) else { continue };
+        let Some(named) = namer.name(&event?) else {
+            continue;
+        };
         let Some(def) = named.def.as_ref().filter(|d| d.name() == name.as_str()) else {
             continue;
         };

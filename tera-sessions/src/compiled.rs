@@ -101,7 +101,7 @@ impl PacketSet for Compiled {
 
     fn read(&self, def: &Def, packet: &[u8]) -> Result<PacketValue, CodecError> {
         match AnyPacket::decode(def.name(), def.version(), packet) {
-            Ok(value) => Ok(PacketValue::Typed(value.into_owned())),
+            Ok(value) => Ok(PacketValue::Typed(Box::new(value.into_owned()))),
             Err(AnyError::UnknownPacket { .. }) => Err(CodecError::Unknown(def.clone())),
             Err(e) => Err(CodecError::Decode {
                 def: def.clone(),

@@ -14,8 +14,9 @@ pub enum PacketValue {
     /// fields by name, with typed getters (`record.u32("damage")?`) whose
     /// errors name the packet and the field.
     Record(Record<'static>),
-    /// Read by the packets compiled into `tera-data`: the typed packet.
-    Typed(AnyPacket<'static>),
+    /// Read by the packets compiled into `tera-data`: the typed packet
+    /// (boxed: the largest packet type is hundreds of bytes).
+    Typed(Box<AnyPacket<'static>>),
     /// Its JSON (compact), when the [`Namer`](crate::Namer) was asked for
     /// JSON rather than values ([`Namer::json`](crate::Namer::json)).
     Json(Vec<u8>),
@@ -35,7 +36,7 @@ impl PacketValue {
     #[must_use]
     pub fn typed(&self) -> Option<&AnyPacket<'static>> {
         match self {
-            PacketValue::Typed(packet) => Some(packet),
+            PacketValue::Typed(packet) => Some(&**packet),
             _ => None,
         }
     }

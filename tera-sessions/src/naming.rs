@@ -66,6 +66,34 @@ struct SessionState {
 ///
 /// Packets come out as values ([`PacketValue`]); [`Namer::json`] asks for
 /// their JSON instead.
+///
+/// ```
+/// use tera_dynamic::Catalog;
+/// use tera_sessions::{Def, Direction, Event, Namer, Packet, SessionId, Timestamp};
+///
+/// let mut defs = Catalog::new();
+/// // Version 2 dropped `kind`: it decodes the old packets with bytes to spare.
+/// defs.add_def("S_SPAWN.1.def", "int32 id\nint16 kind\n").map_err(|r| r.render(false))?;
+/// defs.add_def("S_SPAWN.2.def", "int32 id\n").map_err(|r| r.render(false))?;
+/// defs.add_map_as("opcodes.txt", "S_SPAWN 4660\n", 1).map_err(|r| r.render(false))?;
+/// let mut namer = Namer::new(&defs, None);
+/// let spawn = Event::Packet(Packet {
+///     session: SessionId(0),
+///     time: Timestamp(0),
+///     direction: Direction::ServerToClient,
+///     bytes: vec![10, 0, 0x34, 0x12, 7, 0, 0, 0, 3, 0],
+/// });
+/// let named = namer.name(&spawn).expect("a packet");
+/// assert_eq!(named.def, Some(Def::new("S_SPAWN", 1)));
+/// assert_eq!(named.record()?.i16("kind")?, 3);
+/// assert_eq!(
+///     named.record()?.u32("kin").unwrap_err().to_string(),
+///     "S_SPAWN.1 has no field `kin`: did you mean `kind`?"
+/// );
+/// let choice = &namer.choices(SessionId(0))[0];
+/// assert_eq!(choice.chosen(), Some(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Namer<'s> {
     set: &'s dyn PacketSet,
     fixed: Option<Arc<ProtocolMap>>,

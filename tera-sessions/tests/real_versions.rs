@@ -17,11 +17,17 @@ fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("TERA_SHARED_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    let needed = ["real-sessions/classic-plus-376012-server.jsonl", "tera-data/definitions"];
+    let needed = [
+        "real-sessions/classic-plus-376012-server.jsonl",
+        "tera-data/definitions",
+    ];
     if needed.iter().all(|p| dir.join(p).exists()) {
         Some(dir)
     } else {
-        eprintln!("real_versions: no {}/real-sessions and tera-data; skipping", dir.display());
+        eprintln!(
+            "real_versions: no {}/real-sessions and tera-data; skipping",
+            dir.display()
+        );
         None
     }
 }
@@ -39,10 +45,18 @@ fn catalog(shared: &std::path::Path) -> Catalog {
     let mut codes = std::collections::HashSet::new();
     let lines: Vec<&str> = map
         .lines()
-        .filter(|l| l.split_whitespace().nth(1).is_none_or(|code| codes.insert(code.to_owned())))
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_none_or(|code| codes.insert(code.to_owned()))
+        })
         .collect();
     catalog
-        .add_map_as("protocol.376012.map (alias lines left out)", &lines.join("\n"), 376_012)
+        .add_map_as(
+            "protocol.376012.map (alias lines left out)",
+            &lines.join("\n"),
+            376_012,
+        )
         .map_err(|r| r.render(false))
         .unwrap();
     catalog
@@ -61,16 +75,27 @@ fn versions_chosen_by_fit_read_what_the_latest_cannot() {
     let Some(shared) = shared() else { return };
     let set = catalog(&shared);
     let session = shared.join("real-sessions/classic-plus-376012-server.jsonl");
-    let latest = read(&mut Namer::new(&set, None).versions(VersionRule::Latest), &session);
+    let latest = read(
+        &mut Namer::new(&set, None).versions(VersionRule::Latest),
+        &session,
+    );
     let fit = read(&mut Namer::new(&set, None), &session);
     assert_eq!(latest.len(), fit.len());
     let decoded = |named: &[Named]| named.iter().filter(|n| n.value.is_ok()).count();
     let (by_latest, by_fit) = (decoded(&latest), decoded(&fit));
-    eprintln!("real_versions: {by_fit} packets decode by fit, {by_latest} by latest, of {}", fit.len());
+    eprintln!(
+        "real_versions: {by_fit} packets decode by fit, {by_latest} by latest, of {}",
+        fit.len()
+    );
     assert!(by_fit > by_latest, "{by_fit} by fit, {by_latest} by latest");
     // No packet the latest version reads is lost by fit.
     for (l, f) in latest.iter().zip(&fit) {
-        assert!(l.value.is_err() || f.value.is_ok(), "{:?} / {:?}", l.def, f.def);
+        assert!(
+            l.value.is_err() || f.value.is_ok(),
+            "{:?} / {:?}",
+            l.def,
+            f.def
+        );
     }
     // S_SPAWN_NPC: the newest def fails on every packet of the session; an
     // older one fits them all, with no byte to spare.
@@ -81,7 +106,10 @@ fn versions_chosen_by_fit_read_what_the_latest_cannot() {
     assert!(!npc.is_empty());
     let newest = set.latest("S_SPAWN_NPC").unwrap().version();
     assert!(npc.iter().all(|n| n.exact == Some(true) && n.value.is_ok()));
-    assert!(npc.iter().all(|n| n.def.as_ref().unwrap().version() < newest));
+    assert!(
+        npc.iter()
+            .all(|n| n.def.as_ref().unwrap().version() < newest)
+    );
     let record = npc[0].record().unwrap();
     assert!(record.u64("gameId").is_ok(), "{:?}", record.field("gameId"));
 }
