@@ -252,8 +252,36 @@ impl Catalog {
         self.by_name.get(name)?.last()
     }
 
+    /// The versions of packet `name` that `packet` fits exactly
+    /// ([`Schema::fit`]: no byte left, the same bytes again), highest
+    /// first. A folder holds every version a packet had and a session of
+    /// an older build plays an older one: the latest may not read it, or
+    /// may decode it with bytes to spare.
+    ///
+    /// ```
+    /// # use tera_dynamic::Catalog;
+    /// let mut catalog = Catalog::new();
+    /// catalog.add_def("S_HP.1.def", "uint32 hp\nuint32 max\n").unwrap();
+    /// catalog.add_def("S_HP.2.def", "uint32 hp\n").unwrap();
+    /// let packet = [12, 0, 0x2a, 0x50, 100, 0, 0, 0, 7, 0, 0, 0];
+    /// let fits: Vec<u32> = catalog.fitting("S_HP", &packet).map(|s| s.version()).collect();
+    /// assert_eq!(fits, [1]);
+    /// ```
+    pub fn fitting<'c>(
+        &'c self,
+        name: &str,
+        packet: &'c [u8],
+    ) -> impl Iterator<Item = &'c Arc<Schema>> + 'c {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flat_map(|versions| versions.iter().rev())
+            .filter(move |schema| schema.fit(packet).is_ok())
+    }
+
     /// The packet the protocol map names `opcode`: version `version`, or
-    /// the latest when `None`.
+    /// the latest when `None` (which may not be the version a session
+    /// plays: see [`Catalog::fitting`]).
     pub fn by_opcode(&self, opcode: u16, version: Option<u32>) -> Option<&Arc<Schema>> {
         let name = self.opcodes.get(&opcode)?;
         match version {
