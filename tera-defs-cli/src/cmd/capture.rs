@@ -61,9 +61,10 @@ pub struct CaptureArgs {
     #[arg(long)]
     pub uncompressed: bool,
     /// How each name's version is chosen: `fit`, per session, the version
-    /// that fits every packet of the name exactly (the file is read twice;
-    /// the summary lists each choice and its rivals), or `latest`, the
-    /// highest version of the defs.
+    /// that fits every packet of the name exactly (a file is read twice, a
+    /// pipe once, choosing over the packets seen so far; the summary lists
+    /// each choice and its rivals), or `latest`, the highest version of the
+    /// defs.
     #[arg(long, value_enum, default_value_t = Versions::Fit, value_name = "RULE")]
     pub versions: Versions,
     #[command(flatten)]
@@ -326,12 +327,16 @@ fn sink_options(args: &CaptureArgs) -> Result<SinkOptions, Fail> {
 /// The first of two passes: every packet tried on the versions of its
 /// name, so that the second reads each session's packets with the version
 /// chosen over all of them. An event that does not read ends the pass; the
-/// second pass reports it.
+/// second pass reports it. A pipe cannot be read twice: its packets are
+/// read with the versions chosen over those seen so far.
 fn learn_versions(
     args: &CaptureArgs,
     maps: &[Arc<ProtocolMap>],
     namer: &mut Namer<'_>,
 ) -> Result<(), Fail> {
+    if !std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
     let events = open(&args.file, &Arc::new(AtomicU64::new(0)), maps)?;
     for event in events.map_while(Result::ok) {
         if args.session.is_none_or(|s| SessionId(s) == event.session()) {
