@@ -446,3 +446,97 @@ fn defs_loaded_at_run_time_name_sessions_of_their_map_revision() {
         .count();
     assert_eq!(named, 2, "{}", out.stdout);
 }
+
+/// A def folder with every version a packet had, and a session of an
+/// older build: each packet is read with the version that fits the
+/// session's packets of its name, and the summary says which and why.
+#[test]
+fn a_multi_version_def_folder_reads_each_name_with_the_version_that_fits() {
+    let dir = scratch("capture-versions");
+    let defs = dir.join("defs");
+    std::fs::create_dir_all(defs.join("maps")).unwrap();
+    // Version 1 of the old build: id and kind. Version 2 dropped the kind
+    // and decodes the old packets with two bytes to spare; version 3 added
+    // a string and does not decode them at all.
+    std::fs::write(defs.join("S_SPAWN.1.def"), "int32 id\nint16 kind\n").unwrap();
+    std::fs::write(defs.join("S_SPAWN.2.def"), "int32 id\n").unwrap();
+    std::fs::write(
+        defs.join("S_SPAWN.3.def"),
+        "int32 id\nint16 kind\nstring name\n",
+    )
+    .unwrap();
+    std::fs::write(
+        defs.join("C_CHECK_VERSION.1.def"),
+        "array version\n- int32 index\n- int32 value\n",
+    )
+    .unwrap();
+    std::fs::write(defs.join("maps/protocol.7.map"), "S_SPAWN = 4660\n").unwrap();
+    let log = dir.join("old.jsonl");
+    let spawn = |id: u8| vec![10, 0, 0x34, 0x12, id, 0, 0, 0, 3, 0];
+    let mut events = vec![
+        start(0),
+        packet(0, T0, Direction::ClientToServer, check_version_packet(7)),
+    ];
+    for id in 1..=3 {
+        events.push(packet(
+            0,
+            T0 + i64::from(id),
+            Direction::ServerToClient,
+            spawn(id),
+        ));
+    }
+    write_log(&log, &events);
+    let capture = |rule: &str| {
+        let out = run(
+            &[
+                "capture",
+                "--defs",
+                defs.to_str().unwrap(),
+                "--versions",
+                rule,
+                log.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out
+    };
+    let fit = capture("fit");
+    let got = lines(&fit.stdout);
+    let spawns: Vec<&Value> = got.iter().filter(|l| l["name"] == "S_SPAWN").collect();
+    assert_eq!(spawns.len(), 3);
+    for (k, line) in spawns.iter().enumerate() {
+        assert_eq!(line["version"], 1, "{line}");
+        assert_eq!(line["data"], serde_json::json!({"id": k + 1, "kind": 3}));
+    }
+    assert!(
+        fit.stderr.contains(
+            "versions chosen by fit (1 of 1 names with a version that fits every packet):"
+        ),
+        "{}",
+        fit.stderr
+    );
+    assert!(
+        fit.stderr.contains(
+            "S_SPAWN.1 (3 packets; rivals: .3 misfits 3: does not decode: field runs past the end \
+             of the packet at byte 10 (field `kind`), .2 misfits 3: 2 of its 10 bytes are left \
+             after the def's fields)"
+        ),
+        "{}",
+        fit.stderr
+    );
+    // The latest version fails on every packet.
+    let latest = capture("latest");
+    let got = lines(&latest.stdout);
+    let spawns: Vec<&Value> = got.iter().filter(|l| l["name"] == "S_SPAWN").collect();
+    assert!(
+        spawns
+            .iter()
+            .all(|l| l["version"] == 3 && l.get("error").is_some())
+    );
+    assert!(
+        latest.stderr.contains("did not decode: 3 (S_SPAWN.3 3)"),
+        "{}",
+        latest.stderr
+    );
+}

@@ -105,6 +105,51 @@ impl Catalog {
         self.choose_map(parse_map(file_name, source).into_result()?)
     }
 
+    /// Uses the protocol map at `path`, whatever the file is called
+    /// (`opcodes.txt`, `protocol.map`, a download's name), as the map of
+    /// protocol revision `revision`: [`Catalog::load_map`] takes the
+    /// revision from a `protocol.REV.map` name, which many published maps
+    /// do not have. A map with errors is returned as a report (naming
+    /// `path`) and changes nothing.
+    ///
+    /// # Errors
+    /// The file cannot be read, or its lines have errors.
+    pub fn load_map_as(&mut self, path: impl AsRef<Path>, revision: u32) -> Result<(), Report> {
+        let path = path.as_ref();
+        let source = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                let mut report = Report::new(path.display().to_string(), String::new());
+                report.push(Diagnostic::error().with_message(format!("cannot read the map: {e}")));
+                return Err(report);
+            }
+        };
+        self.add_map_as(&path.display().to_string(), &source, revision)
+    }
+
+    /// [`Catalog::load_map_as`] from a map's source; `label` names it in
+    /// the report.
+    ///
+    /// ```
+    /// # use tera_dynamic::Catalog;
+    /// let mut catalog = Catalog::new();
+    /// catalog.add_map_as("opcodes.txt", "S_CHAT 20522\nC_CHAT 4321\n", 376_012)
+    ///     .map_err(|r| r.render(false))?;
+    /// assert_eq!(catalog.protocol_map().map(|m| m.revision), Some(376_012));
+    /// assert_eq!(catalog.name_of(20522), Some("S_CHAT"));
+    /// # Ok::<(), String>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The map's lines have errors.
+    pub fn add_map_as(&mut self, label: &str, source: &str, revision: u32) -> Result<(), Report> {
+        // The front end reads the kind and revision off the file name; the
+        // report names the file the user gave.
+        let mut checked = parse_map(&format!("protocol.{revision}.map"), source);
+        label.clone_into(&mut checked.report.file_name);
+        self.choose_map(checked.into_result()?)
+    }
+
     fn choose_map(&mut self, map: MapFile) -> Result<(), Report> {
         if map.kind != MapKind::Protocol {
             let name = format!("{}.{}.map", map.kind, map.revision);
@@ -207,8 +252,36 @@ impl Catalog {
         self.by_name.get(name)?.last()
     }
 
+    /// The versions of packet `name` that `packet` fits exactly
+    /// ([`Schema::fit`]: no byte left, the same bytes again), highest
+    /// first. A folder holds every version a packet had and a session of
+    /// an older build plays an older one: the latest may not read it, or
+    /// may decode it with bytes to spare.
+    ///
+    /// ```
+    /// # use tera_dynamic::Catalog;
+    /// let mut catalog = Catalog::new();
+    /// catalog.add_def("S_HP.1.def", "uint32 hp\nuint32 max\n").unwrap();
+    /// catalog.add_def("S_HP.2.def", "uint32 hp\n").unwrap();
+    /// let packet = [12, 0, 0x2a, 0x50, 100, 0, 0, 0, 7, 0, 0, 0];
+    /// let fits: Vec<u32> = catalog.fitting("S_HP", &packet).map(|s| s.version()).collect();
+    /// assert_eq!(fits, [1]);
+    /// ```
+    pub fn fitting<'c>(
+        &'c self,
+        name: &str,
+        packet: &'c [u8],
+    ) -> impl Iterator<Item = &'c Arc<Schema>> + 'c {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flat_map(|versions| versions.iter().rev())
+            .filter(move |schema| schema.fit(packet).is_ok())
+    }
+
     /// The packet the protocol map names `opcode`: version `version`, or
-    /// the latest when `None`.
+    /// the latest when `None` (which may not be the version a session
+    /// plays: see [`Catalog::fitting`]).
     pub fn by_opcode(&self, opcode: u16, version: Option<u32>) -> Option<&Arc<Schema>> {
         let name = self.opcodes.get(&opcode)?;
         match version {

@@ -19,24 +19,27 @@ impl Schema {
     /// def). A def built by hand that cannot be laid out is an error.
     pub fn new(def: &Def) -> Result<Schema, LayoutError> {
         let plan = StructPlan::new(&def.root, &[])?;
+        let owner: Arc<str> = format!("{}.{}", def.name, def.version).into();
         Ok(Schema {
             name: def.name.as_str().into(),
             version: def.version,
             platform: def.platform.clone(),
             file_name: def.file_name.clone(),
-            root: Arc::new(StructSchema::new(&plan)?),
+            root: Arc::new(StructSchema::new(&plan, owner)?),
         })
     }
 }
 
 impl StructSchema {
-    /// The struct of `sp`, its children lowered first.
-    fn new(sp: &StructPlan<'_>) -> Result<StructSchema, LayoutError> {
+    /// The struct of `sp`, its children lowered first; `owner` names it in
+    /// messages (`S_PARTY.2`, `S_PARTY.2 members[]`).
+    fn new(sp: &StructPlan<'_>, owner: Arc<str>) -> Result<StructSchema, LayoutError> {
         let mut fields = Vec::with_capacity(sp.fields.len());
         for (i, f) in sp.fields.iter().enumerate() {
-            let child = || -> Result<Arc<StructSchema>, LayoutError> {
+            let child = |suffix: &str| -> Result<Arc<StructSchema>, LayoutError> {
                 let plan = sp.child(i).unwrap_or_else(|| Err(Vec::new()))?;
-                Ok(Arc::new(StructSchema::new(&plan)?))
+                let owner = format!("{owner} {}{suffix}", f.def.name).into();
+                Ok(Arc::new(StructSchema::new(&plan, owner)?))
             };
             let kind = match &f.def.ty {
                 FieldType::Scalar(s) => Kind::Scalar(*s),
@@ -44,8 +47,8 @@ impl StructSchema {
                 FieldType::Bytes => Kind::Bytes,
                 FieldType::ArrayOf(ElemType::Scalar(s)) => Kind::Array(ElementKind::Scalar(*s)),
                 FieldType::ArrayOf(ElemType::String) => Kind::Array(ElementKind::String),
-                FieldType::Array(_) => Kind::Array(ElementKind::Block(child()?)),
-                FieldType::Object(_) => Kind::Object(child()?),
+                FieldType::Array(_) => Kind::Array(ElementKind::Block(child("[]")?)),
+                FieldType::Object(_) => Kind::Object(child("")?),
             };
             fields.push(FieldSchema {
                 name: f.def.name.as_str().into(),
@@ -81,6 +84,7 @@ impl StructSchema {
             None
         };
         Ok(StructSchema {
+            owner,
             run,
             chunked_reads,
             sequential,

@@ -87,6 +87,9 @@ impl Schema {
 /// the walks that decode and encode them.
 #[derive(Debug, Clone)]
 pub struct StructSchema {
+    /// What the struct is, for messages: `S_PARTY.2` for a root,
+    /// `S_PARTY.2 members[]` for an array's element.
+    pub(crate) owner: Arc<str>,
     pub(crate) fields: Vec<FieldSchema>,
     /// Every step, as a block or a whole object walks them.
     pub(crate) all: Program,
@@ -114,6 +117,13 @@ pub struct StructSchema {
 }
 
 impl StructSchema {
+    /// What the struct is, as messages name it: `NAME.VERSION` of the
+    /// def for its root block, followed by the field for an array's
+    /// element (`S_PARTY.2 members[]`) or an object (`S_X.1 pos`).
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
     /// The fields, in def order.
     pub fn fields(&self) -> &[FieldSchema] {
         &self.fields

@@ -96,14 +96,14 @@ fn child(mode: &str, path: &str) -> ExitCode {
             // by its session's map, decoded and written as a JSON line
             // (to memory, cleared per line).
             let set = Compiled::new();
-            let mut namer = Namer::new(&set, None);
+            let mut namer = Namer::new(&set, None).json(true);
             let mut capture = Capture::open(path).expect("the capture");
             let (mut lines, mut json_bytes, mut errors) = (0u64, 0u64, 0u64);
             let mut line = Vec::new();
             for event in &mut capture {
                 let event = event.expect("a readable capture");
                 let named = namer.name(&event);
-                if named.as_ref().is_some_and(|n| n.data.is_err()) {
+                if named.as_ref().is_some_and(|n| n.value.is_err()) {
                     errors += 1;
                 }
                 line.clear();

@@ -7,6 +7,7 @@ use tera_dynamic::Catalog;
 
 use crate::def::{CodecError, Def, DefInfo};
 use crate::json::write_value;
+use crate::named::PacketValue;
 use crate::packet_set::PacketSet;
 
 impl PacketSet for Catalog {
@@ -76,6 +77,22 @@ impl PacketSet for Catalog {
             source: Box::new(e),
         })?;
         write_value(out, def, &view, pretty)
+    }
+
+    fn read(&self, def: &Def, packet: &[u8]) -> Result<PacketValue, CodecError> {
+        let schema = Catalog::get(self, def.name(), def.version())
+            .ok_or_else(|| CodecError::Unknown(def.clone()))?;
+        let record = schema.decode(packet).map_err(|e| CodecError::Decode {
+            def: def.clone(),
+            source: Box::new(e),
+        })?;
+        Ok(PacketValue::Record(record.into_owned()))
+    }
+
+    fn fit(&self, def: &Def, packet: &[u8]) -> Result<(), String> {
+        let schema = Catalog::get(self, def.name(), def.version())
+            .ok_or_else(|| CodecError::Unknown(def.clone()).to_string())?;
+        schema.fit(packet).map_err(|e| e.to_string())
     }
 
     fn encode_json(

@@ -4,9 +4,11 @@
 use std::sync::{Arc, OnceLock};
 
 use tera_data::{AnyError, AnyPacket, PACKETS, PROTOCOL_MAPS, PacketInfo, ProtocolMap};
+use tera_dynamic::Misfit;
 
 use crate::def::{CodecError, Def, DefInfo};
 use crate::json::write_value;
+use crate::named::PacketValue;
 use crate::packet_set::PacketSet;
 
 /// The packets compiled into `tera-data`: the project's `defs/` and
@@ -95,6 +97,32 @@ impl PacketSet for Compiled {
             }
         };
         write_value(out, def, &value, pretty)
+    }
+
+    fn read(&self, def: &Def, packet: &[u8]) -> Result<PacketValue, CodecError> {
+        match AnyPacket::decode(def.name(), def.version(), packet) {
+            Ok(value) => Ok(PacketValue::Typed(Box::new(value.into_owned()))),
+            Err(AnyError::UnknownPacket { .. }) => Err(CodecError::Unknown(def.clone())),
+            Err(e) => Err(CodecError::Decode {
+                def: def.clone(),
+                source: Box::new(e),
+            }),
+        }
+    }
+
+    fn fit(&self, def: &Def, packet: &[u8]) -> Result<(), String> {
+        let value = AnyPacket::decode(def.name(), def.version(), packet)
+            .map_err(|e| format!("does not decode: {e}"))?;
+        let opcode = match packet {
+            [_, _, lo, hi, ..] => u16::from_le_bytes([*lo, *hi]),
+            _ => 0,
+        };
+        let mut again = vec![0; value.encoded_len()];
+        let len = value
+            .encode_into_with_opcode(opcode, &mut again)
+            .map_err(|e| format!("does not encode again: {e}"))?;
+        again.truncate(len);
+        Misfit::compare(&again, packet).map_err(|e| e.to_string())
     }
 
     fn encode_json(

@@ -76,13 +76,14 @@ mod tcp;
 pub mod teralog;
 mod time_text;
 mod version;
+mod versions;
 
 pub use compiled::Compiled;
 pub use def::{CodecError, Def, DefInfo, ResolveError};
 pub use error::{At, ReadError, WriteError};
 pub use event::{End, EndReason, Event, Gap, Packet, SessionId, Start, Timestamp};
 pub use format::Format;
-pub use named::Named;
+pub use named::{Named, PacketValue};
 pub use naming::{Namer, Protocol};
 pub use packet_set::{PacketSet, split_spec};
 pub use sink::{Sink, SinkOptions};
@@ -93,6 +94,7 @@ pub use version::{
     C_CHECK_VERSION_OPCODE, RevisionError, announced_revision, check_version_packet,
     check_version_packet_of,
 };
+pub use versions::{VersionChoice, VersionRule, VersionTrial};
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

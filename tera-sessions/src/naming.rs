@@ -2,7 +2,8 @@
 //! picks its protocol map by the revision its client announces in
 //! `C_CHECK_VERSION` (the first client packet, opcode 19900), as the proxy
 //! does, and its packets are named through that map and read by the
-//! packet set's latest version of each name.
+//! version of each name that fits the session's packets (or the latest,
+//! by [`VersionRule`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,9 +13,10 @@ use tera_net::Direction;
 
 use crate::def::Def;
 use crate::event::{Event, Packet, SessionId};
-use crate::named::Named;
+use crate::named::{Named, PacketValue};
 use crate::packet_set::PacketSet;
 use crate::version::{C_CHECK_VERSION_OPCODE, announced_revision};
+use crate::versions::{VersionChoice, VersionRule};
 
 /// What a session's protocol is known to be.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,11 +35,16 @@ pub struct Protocol {
     pub problem: Option<String>,
 }
 
-/// One session's protocol and the defs its opcodes resolved to.
+/// One session's protocol, the names its opcodes resolved to, and the
+/// versions tried on its packets of each name.
 #[derive(Default)]
 struct SessionState {
     protocol: Option<Protocol>,
+    /// By opcode: the name and its highest version, or why there is none.
     defs: HashMap<u16, Result<Def, String>>,
+    choices: HashMap<Arc<str>, VersionChoice>,
+    /// Whether `choices` were learned ahead ([`Namer::learn`]) and stay.
+    learned: bool,
 }
 
 /// Names and decodes the packets of sessions with a [`PacketSet`].
@@ -48,13 +55,53 @@ struct SessionState {
 /// (opcodes are shuffled every revision: another map would give wrong
 /// names); else, when no revision is announced, the highest map, marked
 /// [`Protocol::fallback`]. `C_CHECK_VERSION` is named by its opcode, the
-/// same in every revision, when the map lacks it. Defs are the set's
-/// latest version of each name.
+/// same in every revision, when the map lacks it.
+///
+/// The version of each name: by [`VersionRule::Fit`] (the default), per
+/// session, the version that fits that session's packets of the name
+/// exactly ([`Namer::choices`] says which and its rivals); streaming, the
+/// choice is made over the packets seen so far, and a first pass over the
+/// same events with [`Namer::learn`] makes it over all of them.
+/// [`VersionRule::Latest`] takes the set's highest version.
+///
+/// Packets come out as values ([`PacketValue`]); [`Namer::json`] asks for
+/// their JSON instead.
+///
+/// ```
+/// use tera_dynamic::Catalog;
+/// use tera_sessions::{Def, Direction, Event, Namer, Packet, SessionId, Timestamp};
+///
+/// let mut defs = Catalog::new();
+/// // Version 2 dropped `kind`: it decodes the old packets with bytes to spare.
+/// defs.add_def("S_SPAWN.1.def", "int32 id\nint16 kind\n").map_err(|r| r.render(false))?;
+/// defs.add_def("S_SPAWN.2.def", "int32 id\n").map_err(|r| r.render(false))?;
+/// defs.add_map_as("opcodes.txt", "S_SPAWN 4660\n", 1).map_err(|r| r.render(false))?;
+/// let mut namer = Namer::new(&defs, None);
+/// let spawn = Event::Packet(Packet {
+///     session: SessionId(0),
+///     time: Timestamp(0),
+///     direction: Direction::ServerToClient,
+///     bytes: vec![10, 0, 0x34, 0x12, 7, 0, 0, 0, 3, 0],
+/// });
+/// let named = namer.name(&spawn).expect("a packet");
+/// assert_eq!(named.def, Some(Def::new("S_SPAWN", 1)));
+/// assert_eq!(named.record()?.i16("kind")?, 3);
+/// assert_eq!(
+///     named.record()?.u32("kin").unwrap_err().to_string(),
+///     "S_SPAWN.1 has no field `kin`: did you mean `kind`?"
+/// );
+/// let choice = &namer.choices(SessionId(0))[0];
+/// assert_eq!(choice.chosen(), Some(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Namer<'s> {
     set: &'s dyn PacketSet,
     fixed: Option<Arc<ProtocolMap>>,
     maps: Vec<Arc<ProtocolMap>>,
     sessions: HashMap<SessionId, SessionState>,
+    rule: VersionRule,
+    json: bool,
+    learned: HashMap<SessionId, HashMap<Arc<str>, VersionChoice>>,
 }
 
 impl<'s> Namer<'s> {
@@ -66,6 +113,63 @@ impl<'s> Namer<'s> {
             fixed,
             maps: set.protocol_maps(),
             sessions: HashMap::new(),
+            rule: VersionRule::default(),
+            json: false,
+            learned: HashMap::new(),
+        }
+    }
+
+    /// Picks versions by `rule` (default [`VersionRule::Fit`]).
+    #[must_use]
+    pub fn versions(mut self, rule: VersionRule) -> Namer<'s> {
+        self.rule = rule;
+        self
+    }
+
+    /// Gives each packet's JSON ([`PacketValue::Json`]) rather than its
+    /// value, when `json`: what a tool that prints packets wants.
+    #[must_use]
+    pub fn json(mut self, json: bool) -> Namer<'s> {
+        self.json = json;
+        self
+    }
+
+    /// The versions tried on `session`'s packets, one choice per name with
+    /// more than one version, by name (until the session's end).
+    #[must_use]
+    pub fn choices(&self, session: SessionId) -> Vec<&VersionChoice> {
+        let mut choices: Vec<&VersionChoice> = self
+            .sessions
+            .get(&session)
+            .into_iter()
+            .flat_map(|s| s.choices.values())
+            .filter(|c| c.contested())
+            .collect();
+        choices.sort_by(|a, b| a.name.cmp(&b.name));
+        choices
+    }
+
+    /// A first pass: follows `event` as [`Namer::name`] does and tries
+    /// its packets on the versions of their names, without decoding them.
+    /// When the same events are named afterwards (the same file read
+    /// again), each session's packets are read with the versions chosen
+    /// over all of them, from its first packet on.
+    pub fn learn(&mut self, event: &Event) {
+        match event {
+            Event::Start(start) => {
+                self.sessions.insert(start.session, SessionState::default());
+            }
+            Event::End(end) => {
+                if let Some(state) = self.sessions.remove(&end.session) {
+                    self.learned.insert(end.session, state.choices);
+                }
+            }
+            Event::Gap(_) => {}
+            Event::Packet(packet) => {
+                // Only the versions are wanted here; a packet without a
+                // name is named again (and its error given) when read.
+                let _ = self.version_of(packet);
+            }
         }
     }
 
@@ -92,7 +196,15 @@ impl<'s> Namer<'s> {
     pub fn name(&mut self, event: &Event) -> Option<Named> {
         match event {
             Event::Start(start) => {
-                self.sessions.insert(start.session, SessionState::default());
+                let mut state = SessionState::default();
+                // A session still open here was learned and never ended:
+                // its choices are kept as a learned session's.
+                let unended = self.sessions.remove(&start.session).map(|s| s.choices);
+                if let Some(choices) = self.learned.remove(&start.session).or(unended) {
+                    state.choices = choices;
+                    state.learned = true;
+                }
+                self.sessions.insert(start.session, state);
                 None
             }
             Event::End(end) => {
@@ -105,6 +217,34 @@ impl<'s> Namer<'s> {
     }
 
     fn name_packet(&mut self, packet: &Packet) -> Named {
+        let (def, exact) = match self.version_of(packet) {
+            Ok(found) => found,
+            Err(message) => {
+                return Named {
+                    def: None,
+                    value: Err(message),
+                    exact: None,
+                };
+            }
+        };
+        let value = if self.json {
+            let mut json = Vec::new();
+            self.set
+                .write_json(&def, &packet.bytes, false, &mut json)
+                .map(|()| PacketValue::Json(json))
+        } else {
+            self.set.read(&def, &packet.bytes)
+        };
+        Named {
+            def: Some(def),
+            value: value.map_err(|e| e.to_string()),
+            exact,
+        }
+    }
+
+    /// The def that reads `packet` (its name through the session's map,
+    /// its version by the rule), and whether that version fits exactly.
+    fn version_of(&mut self, packet: &Packet) -> Result<(Def, Option<bool>), String> {
         let state = self.sessions.entry(packet.session).or_default();
         if state.protocol.is_none() && packet.direction == Direction::ClientToServer {
             state.protocol = Some(choose(self.fixed.as_ref(), &self.maps, packet));
@@ -117,28 +257,24 @@ impl<'s> Namer<'s> {
         };
         let set = self.set;
         let revision = state.protocol.as_ref().and_then(|p| p.revision);
-        let def = state
+        let latest = state
             .defs
             .entry(opcode)
             .or_insert_with(|| resolve(set, map.as_deref(), revision, opcode))
-            .clone();
-        match def {
-            Err(message) => Named {
-                def: None,
-                data: Err(message),
-            },
-            Ok(def) => {
-                let mut json = Vec::new();
-                let data = match set.write_json(&def, &packet.bytes, false, &mut json) {
-                    Ok(()) => Ok(json),
-                    Err(e) => Err(e.to_string()),
-                };
-                Named {
-                    def: Some(def),
-                    data,
-                }
-            }
+            .clone()?;
+        if self.rule == VersionRule::Latest {
+            return Ok((latest, None));
         }
+        let choice = state
+            .choices
+            .entry(Arc::from(latest.name()))
+            .or_insert_with(|| VersionChoice::new(set, latest.name()));
+        if !state.learned {
+            choice.try_packet(set, &packet.bytes);
+        }
+        let exact = choice.contested().then(|| choice.exact());
+        let version = choice.chosen().unwrap_or(latest.version());
+        Ok((Def::new(latest.name(), version), exact))
     }
 }
 

@@ -8,6 +8,7 @@ use tera_data::ProtocolMap;
 use tera_defs_front::{DefSpec, parse_def_spec, suggest};
 
 use crate::def::{CodecError, Def, DefInfo, ResolveError};
+use crate::named::PacketValue;
 
 /// A set of packet defs: looked up by name and version, by opcode through a
 /// protocol map, or as the latest version of a name; a packet read as JSON
@@ -61,6 +62,21 @@ pub trait PacketSet {
         json: &str,
         out: &mut Vec<u8>,
     ) -> Result<(), CodecError>;
+
+    /// Reads `packet` (whole, header included) as `def`, into a value: a
+    /// dynamic record for loaded defs, the typed packet for compiled ones.
+    ///
+    /// # Errors
+    /// [`CodecError::Unknown`] or [`CodecError::Decode`].
+    fn read(&self, def: &Def, packet: &[u8]) -> Result<PacketValue, CodecError>;
+
+    /// Whether `packet` is exactly what `def` describes: it decodes with no
+    /// byte left over and its value encodes back to the same bytes. Why
+    /// not, when it is not.
+    ///
+    /// # Errors
+    /// The first way the packet departs from the def.
+    fn fit(&self, def: &Def, packet: &[u8]) -> Result<(), String>;
 
     /// Version `version` of `name`, when the set holds it.
     fn lookup(&self, name: &str, version: u32) -> Option<Def> {

@@ -11,6 +11,7 @@ use tera_net::KeyGeneration;
 use crate::event::{Event, SessionId, Start};
 use crate::named::Named;
 use crate::naming::Protocol;
+use crate::versions::VersionChoice;
 
 /// One session as the summary shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +22,8 @@ pub struct SessionSummary {
     pub protocol: Option<Protocol>,
     /// Its packets.
     pub packets: u64,
+    /// The versions chosen by fit for its names with more than one.
+    pub versions: Vec<VersionChoice>,
 }
 
 /// Counts of sessions, packets, bytes, gaps and decoding.
@@ -71,6 +74,7 @@ impl Summary {
                     self.listed.push(SessionSummary {
                         start: start.clone(),
                         protocol: None,
+                        versions: Vec::new(),
                         packets: 0,
                     });
                 }
@@ -91,7 +95,7 @@ impl Summary {
                     if let Some(def) = &named.def {
                         *self.by_name.entry(def.name().to_owned()).or_default() += 1;
                     }
-                    if named.data.is_err() {
+                    if named.value.is_err() {
                         let failed = match &named.def {
                             Some(def) => def.to_string(),
                             None => "unnamed opcodes".to_owned(),
@@ -114,6 +118,19 @@ impl Summary {
             && let Some(listed) = self.listed.get_mut(i)
         {
             listed.protocol = Some(protocol.clone());
+        }
+    }
+
+    /// Records the versions a namer chose for `session`'s names.
+    pub fn set_versions<'c>(
+        &mut self,
+        session: SessionId,
+        choices: impl IntoIterator<Item = &'c VersionChoice>,
+    ) {
+        if let Some(&i) = self.index.get(&session)
+            && let Some(listed) = self.listed.get_mut(i)
+        {
+            listed.versions = choices.into_iter().cloned().collect();
         }
     }
 
@@ -165,7 +182,20 @@ fn session_line(f: &mut fmt::Formatter<'_>, s: &SessionSummary) -> fmt::Result {
         }
         None => write!(f, " no client packet")?,
     }
-    writeln!(f, ", {} packets", s.packets)
+    writeln!(f, ", {} packets", s.packets)?;
+    if !s.versions.is_empty() {
+        let exact = s.versions.iter().filter(|c| c.exact()).count();
+        writeln!(
+            f,
+            "    versions chosen by fit ({exact} of {} names with a version that fits every \
+             packet):",
+            s.versions.len()
+        )?;
+        for choice in &s.versions {
+            writeln!(f, "      {choice}")?;
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for Summary {

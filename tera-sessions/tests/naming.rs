@@ -61,7 +61,7 @@ fn op100() -> Vec<u8> {
 
 fn name_of(namer: &mut Namer<'_>, event: &Event) -> (Option<Def>, Result<String, String>) {
     let named = namer.name(event).expect("a packet is named");
-    let data = named.data.map(|json| String::from_utf8(json).unwrap());
+    let data = named.to_json().map(|json| String::from_utf8(json).unwrap());
     (named.def, data)
 }
 

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use tera_data::ProtocolMap;
 use tera_sessions::capture::{CaptureBuilder, CaptureStats, OpcodeSet};
 use tera_sessions::jsonl::write_line;
 use tera_sessions::pkt::{PktOptions, Region};
 use tera_sessions::teralog::TeraLogOptions;
 use tera_sessions::{
-    Event, Events, Format, Named, Namer, SessionId, Sink, SinkOptions, Start, Summary,
+    Event, Events, Format, Named, Namer, SessionId, Sink, SinkOptions, Start, Summary, VersionRule,
 };
 
 use crate::fail::{Fail, Outcome};
@@ -60,8 +60,24 @@ pub struct CaptureArgs {
     /// Store a .pkt's entries without deflate.
     #[arg(long)]
     pub uncompressed: bool,
+    /// How each name's version is chosen: `fit`, per session, the version
+    /// that fits every packet of the name exactly (a file is read twice, a
+    /// pipe once, choosing over the packets seen so far; the summary lists
+    /// each choice and its rivals), or `latest`, the highest version of the
+    /// defs.
+    #[arg(long, value_enum, default_value_t = Versions::Fit, value_name = "RULE")]
+    pub versions: Versions,
     #[command(flatten)]
     pub defs: DefsArgs,
+}
+
+/// `--versions`: how each name's version is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Versions {
+    /// Per session, the version that fits its packets of the name exactly.
+    Fit,
+    /// The highest version of the defs.
+    Latest,
 }
 
 /// A reader that counts the bytes read through it (for the progress bar).
@@ -122,7 +138,14 @@ pub fn run(args: &CaptureArgs) -> Outcome {
     let mut events = open(&args.file, &count, &maps)?;
     let len = std::fs::metadata(&args.file).map_or(0, |m| m.len());
     let bar = progress::bar(len, "bytes", args.write.as_deref());
-    let mut namer = Namer::new(packets.set(), fixed);
+    let rule = match args.versions {
+        Versions::Fit => VersionRule::Fit,
+        Versions::Latest => VersionRule::Latest,
+    };
+    let mut namer = Namer::new(packets.set(), fixed).versions(rule).json(true);
+    if rule == VersionRule::Fit {
+        learn_versions(args, &maps, &mut namer)?;
+    }
     let mut summary = Summary::new();
     let failure = pump(
         args,
@@ -133,6 +156,14 @@ pub fn run(args: &CaptureArgs) -> Outcome {
         || bar.set_position(count.load(Ordering::Relaxed)),
     );
     bar.finish_and_clear();
+    // Sessions the source never ended: their choices as they stand.
+    let open: Vec<SessionId> = summary.listed.iter().map(|s| s.start.session).collect();
+    for session in open {
+        let choices = namer.choices(session);
+        if !choices.is_empty() {
+            summary.set_versions(session, choices);
+        }
+    }
     if let Some(sink) = sink {
         let dropped = sink.gaps_dropped();
         sink.finish()
@@ -211,6 +242,9 @@ fn pump(
         {
             summary.set_protocol(end.session, &protocol.clone());
         }
+        if let Event::End(end) = &event {
+            summary.set_versions(end.session, namer.choices(end.session));
+        }
         let named = namer.name(&event);
         summary.add(&event, named.as_ref());
         if !passes(&args.filters, named.as_ref()) {
@@ -288,6 +322,28 @@ fn sink_options(args: &CaptureArgs) -> Result<SinkOptions, Fail> {
             uncompressed: args.uncompressed,
         },
     })
+}
+
+/// The first of two passes: every packet tried on the versions of its
+/// name, so that the second reads each session's packets with the version
+/// chosen over all of them. An event that does not read ends the pass; the
+/// second pass reports it. A pipe cannot be read twice: its packets are
+/// read with the versions chosen over those seen so far.
+fn learn_versions(
+    args: &CaptureArgs,
+    maps: &[Arc<ProtocolMap>],
+    namer: &mut Namer<'_>,
+) -> Result<(), Fail> {
+    if !std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let events = open(&args.file, &Arc::new(AtomicU64::new(0)), maps)?;
+    for event in events.map_while(Result::ok) {
+        if args.session.is_none_or(|s| SessionId(s) == event.session()) {
+            namer.learn(&event);
+        }
+    }
+    Ok(())
 }
 
 /// The starts of the sessions to write, read ahead (a `.pkt` lists its

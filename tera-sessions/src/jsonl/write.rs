@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::error::WriteError;
 use crate::event::Event;
 use crate::jsonl::line::{Dir, Reason, StartFields};
-use crate::named::Named;
+use crate::named::{Named, PacketValue};
 
 /// Appends `event`'s line (with its `\n`) to `out`: a packet's `hex` when
 /// `hex` is true, its `name`, `version` and `data` or `error` when
@@ -42,7 +42,16 @@ pub fn write_line(out: &mut Vec<u8>, event: &Event, named: Option<&Named>, hex: 
                     out.extend_from_slice(b",\"version\":");
                     push_display(out, def.version());
                 }
-                match &named.data {
+                let made;
+                let json = match &named.value {
+                    Ok(PacketValue::Json(json)) => Ok(json.as_slice()),
+                    Ok(value) => {
+                        made = value.to_json().map_err(|e| e.to_string());
+                        made.as_deref().map_err(String::as_str)
+                    }
+                    Err(message) => Err(message.as_str()),
+                };
+                match json {
                     Ok(json) => {
                         out.extend_from_slice(b",\"data\":");
                         out.extend_from_slice(json);
