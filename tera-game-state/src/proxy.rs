@@ -2,10 +2,15 @@
 //! connection, fed every packet first (injected, changed and blocked ones
 //! too, as tera-game-state's hooks see them), read by every mod of the
 //! connection, its events a [`Signal`] mods subscribe to with their state.
+//! [`Game::setup`] puts it in each connection's context, where every mod
+//! finds it.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use tera_proxy::{Event, Filter, Hook, HookError, Mod, RawPacket, Setup, Signal, Verdict};
+use tera_proxy::{
+    Connection, ConnectionContext, ConnectionSetup, Event, Filter, Hook, HookError, HookId, Mod,
+    RawPacket, Setup, Signal, Verdict,
+};
 
 use crate::event::GameEvent;
 use crate::game::{GameConfig, GameState};
@@ -91,6 +96,70 @@ impl Game {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// `f` of the state, under its lock: read what a hook needs without
+    /// holding a guard while the mod's own `&mut self` methods run.
+    ///
+    /// ```
+    /// # use tera_game_state::{Game, GameConfig};
+    /// let game = Game::new(GameConfig::default());
+    /// let (zone, name) = game.with(|s| (s.me().zone(), s.me().name().to_owned()));
+    /// assert_eq!((zone, name.as_str()), (None, ""));
+    /// ```
+    pub fn with<R>(&self, f: impl FnOnce(&GameState) -> R) -> R {
+        f(&self.state())
+    }
+
+    /// A setup that gives every connection of a proxy its game state
+    /// (`Proxy::with_setup(Game::setup(config))`): a new `Game` of
+    /// `config` in the connection's context, fed by its feeder mod, which
+    /// the setup installs. Mods find it at install
+    /// (`setup.need::<Game>()?`, or [`Game::subscribe`]) and in hooks
+    /// (`event.context::<Game>()`).
+    #[must_use]
+    pub fn setup(config: GameConfig) -> GameSetup {
+        GameSetup { config }
+    }
+
+    /// Subscribes mod `M` to the game state of its connection's context
+    /// (put in by [`Game::setup`]): the subscriber gets the mod's state,
+    /// the event and each [`GameEvent`].
+    ///
+    /// ```
+    /// use tera_game_state::{Game, GameConfig, GameEvent};
+    /// use tera_proxy::{Connection, HookError, Mod, ProxyConfig, Setup};
+    ///
+    /// struct Zones;
+    ///
+    /// impl Mod for Zones {
+    ///     const NAME: &'static str = "zones";
+    ///     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+    ///         Game::subscribe(setup, |_, event, game_event| {
+    ///             if let GameEvent::ChangeZone { zone, .. } = game_event {
+    ///                 event.message(format!("zone {zone}"));
+    ///             }
+    ///         })?;
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let connection = Connection::set_up(ProxyConfig::default(), &[&Game::setup(GameConfig::default())])?;
+    /// connection.add_mod(Zones)?;
+    /// // Without game state in the context, the install says so.
+    /// let bare = Connection::new(ProxyConfig::default());
+    /// assert!(matches!(bare.add_mod(Zones), Err(HookError::MissingContext(_))));
+    /// # Ok::<(), HookError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`HookError::MissingContext`] when the connection has no game state.
+    pub fn subscribe<M: 'static>(
+        setup: &mut Setup<M>,
+        f: impl FnMut(&mut M, &mut Event<'_, M>, &GameEvent) + Send + 'static,
+    ) -> Result<HookId, HookError> {
+        let hook = setup.need::<Game>()?.on_event(f);
+        Ok(setup.hook(hook))
+    }
+
     /// Turns submodules on (tera-game-state's `initialize`).
     pub fn initialize(&self, submodules: Submodules) {
         self.state().initialize(submodules);
@@ -168,6 +237,25 @@ impl Mod for GameFeeder {
             .order(FEED_ORDER)
             .filter(Filter::ALL),
         );
+        Ok(())
+    }
+}
+
+/// The setup of [`Game::setup`]: a game state per connection, in its
+/// context, with its feeder installed.
+#[derive(Debug, Clone)]
+pub struct GameSetup {
+    config: GameConfig,
+}
+
+impl ConnectionSetup for GameSetup {
+    fn context(&self, context: &mut ConnectionContext) {
+        context.insert(Game::new(self.config.clone()));
+    }
+
+    fn install(&self, connection: &Connection) -> Result<(), HookError> {
+        let game: Game = connection.context().need()?;
+        connection.add_mod(game.feeder())?;
         Ok(())
     }
 }

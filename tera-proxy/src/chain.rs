@@ -10,6 +10,7 @@ use tera_dynamic::Catalog;
 use tokio::sync::Notify;
 
 use crate::commands::builtin_hooks;
+use crate::context::ConnectionContext;
 use crate::event::{Changes, Key, NewTimer, Scene};
 use crate::faults::{FaultPolicy, Reports};
 use crate::hooks::Hook;
@@ -31,6 +32,7 @@ pub(crate) struct Context<'c> {
     pub(crate) map: Option<&'c ProtocolMap>,
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'c Catalog>,
+    pub(crate) context: &'c ConnectionContext,
     /// Woken when a timer is added, for the task that runs them.
     pub(crate) timer_wake: &'c Notify,
     /// Where the chain says how many timers wait, for handles.
@@ -48,6 +50,7 @@ impl<'c> Context<'c> {
             map: self.map,
             revision: self.revision,
             defs: self.defs,
+            context: self.context,
             ids: self.ids,
             reports: self.reports,
         }

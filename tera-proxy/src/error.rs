@@ -168,4 +168,11 @@ pub enum HookError {
         /// The map's revision, if known.
         revision: Option<u32>,
     },
+    /// A mod needs a value of this type in its connection's context
+    /// ([`ConnectionContext::need`](crate::ConnectionContext::need)), and
+    /// no setup put one in.
+    #[error(
+        "the connection's context has no {0}: add the setup that puts it in (Proxy::with_setup)"
+    )]
+    MissingContext(&'static str),
 }

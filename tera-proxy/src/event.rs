@@ -11,6 +11,7 @@ use tera_dynamic::{Catalog, Record};
 use tera_net::Direction;
 use tera_packets::Packet;
 
+use crate::context::ConnectionContext;
 use crate::dynamic::{DynamicError, schema_of};
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::PacketError;
@@ -171,6 +172,7 @@ pub(crate) struct Scene<'s> {
     pub(crate) map: Option<&'s ProtocolMap>,
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'s Catalog>,
+    pub(crate) context: &'s ConnectionContext,
     pub(crate) ids: &'s Ids,
     pub(crate) reports: &'s Reports,
 }
@@ -274,6 +276,13 @@ impl<'e, M> Event<'e, M> {
     #[must_use]
     pub fn protocol_map(&self) -> Option<&ProtocolMap> {
         self.cx.scene.map
+    }
+
+    /// The connection's value of type `T`, put in its
+    /// [`ConnectionContext`] by a setup (a game state, ...).
+    #[must_use]
+    pub fn context<T: 'static>(&self) -> Option<&'e T> {
+        self.cx.scene.context.get()
     }
 
     /// The connection's runtime defs, if it has any.

@@ -7,6 +7,7 @@ use tera_data::AnyPacket;
 use tera_net::Direction;
 use tera_packets::Packet;
 
+use crate::context::ConnectionContext;
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::{HookError, SendError};
 use crate::faults::{Fault, UnknownName};
@@ -52,6 +53,12 @@ impl ConnectionHandle {
     /// (`Hook<()>`); a mod's hooks are added by the mod.
     pub fn add_hook(&self, hook: Hook) -> Result<HookId, HookError> {
         self.shared.add_hook(hook)
+    }
+
+    /// What the connection's setups put in for every mod.
+    #[must_use]
+    pub fn context(&self) -> &ConnectionContext {
+        self.shared.shared_values()
     }
 
     /// Removes a hook, before the next packet.

@@ -84,6 +84,7 @@
 mod chain;
 pub mod commands;
 mod config;
+mod context;
 mod dispatch;
 mod dynamic;
 mod encode;
@@ -116,6 +117,7 @@ mod version;
 
 pub use commands::Command;
 pub use config::ProxyConfig;
+pub use context::{ConnectionContext, ConnectionSetup};
 pub use dynamic::{DefSource, DefsError, DynamicError};
 pub use encode::direction_of;
 pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};

@@ -10,6 +10,7 @@ use tera_dynamic::Record;
 use tera_packets::PacketType;
 
 use crate::commands::{Command, command_hook};
+use crate::context::ConnectionContext;
 use crate::error::HookError;
 use crate::event::{CallFn, Event, Fns, Key};
 use crate::hooks::Hook;
@@ -198,6 +199,7 @@ pub(crate) struct SetupTimer {
 /// (and commands, signal subscribers) and timers of `M`.
 pub struct Setup<M> {
     ids: Arc<Ids>,
+    context: Arc<ConnectionContext>,
     pub(crate) fns: Fns<M>,
     pub(crate) hooks: Vec<(HookId, Key, HookMeta)>,
     pub(crate) timers: Vec<SetupTimer>,
@@ -213,13 +215,30 @@ impl<M> core::fmt::Debug for Setup<M> {
 }
 
 impl<M: 'static> Setup<M> {
-    pub(crate) fn new(ids: Arc<Ids>) -> Setup<M> {
+    pub(crate) fn new(ids: Arc<Ids>, context: Arc<ConnectionContext>) -> Setup<M> {
         Setup {
             ids,
+            context,
             fns: Fns::default(),
             hooks: Vec::new(),
             timers: Vec::new(),
         }
+    }
+
+    /// The connection's value of type `T`, put in its
+    /// [`ConnectionContext`] by a setup.
+    #[must_use]
+    pub fn context<T: 'static>(&self) -> Option<&T> {
+        self.context.get()
+    }
+
+    /// A clone of the connection's value of type `T` (see
+    /// [`ConnectionContext::need`]).
+    ///
+    /// # Errors
+    /// [`HookError::MissingContext`] when no setup put one in.
+    pub fn need<T: Clone + 'static>(&self) -> Result<T, HookError> {
+        self.context.need()
     }
 
     /// Registers a hook of the mod ([`Mod::on`] and the like, a command,

@@ -18,6 +18,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::Decoder;
 
 use crate::config::ProxyConfig;
+use crate::context::{ConnectionContext, ConnectionSetup};
 use crate::error::{HookError, ProxyError};
 use crate::handle::ConnectionHandle;
 use crate::handshake::relay_handshake;
@@ -51,16 +52,50 @@ impl core::fmt::Debug for Connection {
 }
 
 impl Connection {
-    /// A connection with no hooks yet.
+    /// A connection with no hooks yet and an empty context.
     #[must_use]
     pub fn new(config: ProxyConfig) -> Connection {
-        let (shared, to_server, to_client) = Shared::new(&config);
+        Connection::with_context(config, ConnectionContext::default())
+    }
+
+    /// A connection with no hooks yet whose mods share `context`.
+    #[must_use]
+    pub fn with_context(config: ProxyConfig, context: ConnectionContext) -> Connection {
+        let (shared, to_server, to_client) = Shared::new(&config, context);
         Connection {
             shared: Arc::new(shared),
             to_server,
             to_client,
             config,
         }
+    }
+
+    /// A connection set up by `setups`, in order: each puts its values in
+    /// the context, then each installs its mods and hooks (as a
+    /// [`Proxy::with_setup`](crate::Proxy::with_setup) does on every
+    /// connection).
+    ///
+    /// # Errors
+    /// The first setup that fails to install.
+    pub fn set_up(
+        config: ProxyConfig,
+        setups: &[&dyn ConnectionSetup],
+    ) -> Result<Connection, HookError> {
+        let mut context = ConnectionContext::default();
+        for setup in setups {
+            setup.context(&mut context);
+        }
+        let connection = Connection::with_context(config, context);
+        for setup in setups {
+            setup.install(&connection)?;
+        }
+        Ok(connection)
+    }
+
+    /// What the connection's setups put in for every mod.
+    #[must_use]
+    pub fn context(&self) -> &ConnectionContext {
+        self.shared.shared_values()
     }
 
     /// A handle to the connection: hooks, mods, injection, counters.

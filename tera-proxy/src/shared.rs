@@ -14,6 +14,7 @@ use tokio::sync::Notify;
 
 use crate::chain::{Chain, Context, NewMod};
 use crate::config::ProxyConfig;
+use crate::context::ConnectionContext;
 use crate::dynamic::DefSource;
 use crate::error::{HookError, HookFailure};
 use crate::event::Changes;
@@ -51,6 +52,8 @@ pub(crate) struct Shared {
     /// `C_CHECK_VERSION`); the chain reads it from here.
     map: OnceLock<(Arc<ProtocolMap>, Option<u32>)>,
     defs: Option<Arc<Catalog>>,
+    /// What the connection's setups put in for every mod.
+    context: Arc<ConnectionContext>,
     settings_dir: Option<PathBuf>,
     pub(crate) counters: Counters,
     pub(crate) reports: Reports,
@@ -70,7 +73,10 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub(crate) fn new(config: &ProxyConfig) -> (Shared, QueueRx, QueueRx) {
+    pub(crate) fn new(
+        config: &ProxyConfig,
+        context: ConnectionContext,
+    ) -> (Shared, QueueRx, QueueRx) {
         let (to_server, to_server_rx) = queue(config.queue_bytes);
         let (to_client, to_client_rx) = queue(config.queue_bytes);
         let shared = Shared {
@@ -82,6 +88,7 @@ impl Shared {
                 DefSource::None => None,
                 DefSource::Catalog(catalog) => Some(Arc::clone(catalog)),
             },
+            context: Arc::new(context),
             settings_dir: config.settings_dir.clone(),
             counters: Counters::default(),
             reports: Reports::default(),
@@ -101,6 +108,11 @@ impl Shared {
         (shared, to_server_rx, to_client_rx)
     }
 
+    /// What the connection's setups put in.
+    pub(crate) fn shared_values(&self) -> &ConnectionContext {
+        &self.context
+    }
+
     pub(crate) fn queue(&self, dir: Direction) -> &QueueTx {
         match dir {
             Direction::ClientToServer => &self.to_server,
@@ -118,6 +130,7 @@ impl Shared {
             map: map.map(|(map, _)| &**map),
             revision: map.and_then(|(_, revision)| *revision),
             defs: self.defs.as_deref(),
+            context: &self.context,
             timer_wake: &self.timer_wake,
             timers_waiting: &self.timers_waiting,
         }
@@ -198,7 +211,7 @@ impl Shared {
         {
             self.reports.settings(problem);
         }
-        let mut setup = Setup::new(Arc::clone(&self.ids));
+        let mut setup = Setup::new(Arc::clone(&self.ids), Arc::clone(&self.context));
         module.install(&mut setup)?;
         let setting = self.setting();
         for (_, _, meta) in &setup.hooks {
