@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tera_data::AnyPacket;
+use tera_data::{AnyPacket, ProtocolMap};
 use tera_net::Direction;
 use tera_packets::Packet;
 
@@ -141,6 +141,12 @@ impl ConnectionHandle {
     #[must_use]
     pub fn revision(&self) -> Option<u32> {
         self.shared.map().1
+    }
+
+    /// The connection's protocol map, once known.
+    #[must_use]
+    pub fn protocol_map(&self) -> Option<Arc<ProtocolMap>> {
+        self.shared.map_arc()
     }
 
     /// Whether the connection has a protocol map.

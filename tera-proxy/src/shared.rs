@@ -166,6 +166,11 @@ impl Shared {
         }
     }
 
+    /// The map, once known, shared.
+    pub(crate) fn map_arc(&self) -> Option<Arc<ProtocolMap>> {
+        self.map.get().map(|(map, _)| Arc::clone(map))
+    }
+
     /// The map and its revision, once known.
     pub(crate) fn map(&self) -> (Option<&ProtocolMap>, Option<u32>) {
         match self.map.get() {

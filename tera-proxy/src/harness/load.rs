@@ -273,7 +273,7 @@ async fn one(
 ) -> Result<(u64, u64, RelayStats), LoadError> {
     let io = |source| LoadError::Io { conn, source };
     let maps = match (config.hooks, &config.setup) {
-        (LoadHooks::Typed, _) | (_, Some(_)) => MapSource::compiled_in(),
+        (LoadHooks::Typed, _) | (_, Some(_)) => MapSource::test_map(),
         _ => MapSource::None,
     };
     let mut context = ConnectionContext::default();
