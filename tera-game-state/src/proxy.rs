@@ -102,8 +102,8 @@ impl Game {
     /// ```
     /// # use tera_game_state::{Game, GameConfig};
     /// let game = Game::new(GameConfig::default());
-    /// let (zone, name) = game.with(|s| (s.me().zone(), s.me().name().to_owned()));
-    /// assert_eq!((zone, name.as_str()), (None, ""));
+    /// let (zone, name) = game.with(|s| (s.me().zone(), s.me().name().map(str::to_owned)));
+    /// assert_eq!((zone, name), (None, None));
     /// ```
     pub fn with<R>(&self, f: impl FnOnce(&GameState) -> R) -> R {
         f(&self.state())

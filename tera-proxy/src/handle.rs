@@ -71,10 +71,15 @@ impl ConnectionHandle {
     /// calls its [`Mod::install`] and adds what it registered, before the
     /// next packet. Its hooks, commands and timers get `module`.
     ///
+    /// A hook on a name the connection's map lacks does not stop the mod
+    /// (as in tera-toolbox, which logs it and goes on): it is reported in
+    /// [`unknown_names`](ConnectionHandle::unknown_names), with the mod's
+    /// name and the packet's, and logged as a warning; the mod's other
+    /// hooks install.
+    ///
     /// # Errors
-    /// The error of its `install`, or of one of its hooks as
-    /// [`add_hook`](ConnectionHandle::add_hook) gives it: then nothing of
-    /// the mod is installed.
+    /// The error of its `install`, or a dynamic hook whose def the
+    /// connection does not have: then nothing of the mod is installed.
     pub fn add_mod<M: Mod>(&self, module: M) -> Result<ModId, HookError> {
         self.shared.add_mod(module)
     }

@@ -55,7 +55,7 @@
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! let proxy = Proxy::new("127.0.0.1:9251")
-//!     .config(ProxyConfig { maps: MapSource::compiled_in(), ..ProxyConfig::default() })
+//!     .config(ProxyConfig { maps: MapSource::test_map(), ..ProxyConfig::default() })
 //!     .on_connection(|_, connection| {
 //!         // Every chat line from the server, changed.
 //!         let chat = Hook::on::<s_chat::V4>(|_, chat| {

@@ -44,7 +44,7 @@ type OnClose = Arc<dyn Fn(u64, &ConnectionHandle, Result<RelayStats, ProxyError>
 ///
 /// # async fn example() -> std::io::Result<()> {
 /// let proxy = Proxy::new("127.0.0.1:9251")
-///     .config(ProxyConfig { maps: MapSource::compiled_in(), ..ProxyConfig::default() })
+///     .config(ProxyConfig { maps: MapSource::test_map(), ..ProxyConfig::default() })
 ///     .with_mod(Shout::default)
 ///     .bind("127.0.0.1:9250")
 ///     .await?;

@@ -141,6 +141,7 @@ impl Registry {
                 && entry.owner != Owner::Commands
             {
                 reports.unknown_name(UnknownName {
+                    module: entry.owner.name().map(str::to_owned),
                     hook: entry.id,
                     name: name.to_owned(),
                     revision,

@@ -18,7 +18,7 @@ use crate::context::ConnectionContext;
 use crate::dynamic::DefSource;
 use crate::error::{HookError, HookFailure};
 use crate::event::Changes;
-use crate::faults::{FaultPolicy, Reports};
+use crate::faults::{FaultPolicy, Reports, UnknownName};
 use crate::hooks::{Hook, Setting, check_hook};
 use crate::id::{HookId, Ids, ModId};
 use crate::mods::{Mod, Setup};
@@ -218,9 +218,23 @@ impl Shared {
         }
         let mut setup = Setup::new(Arc::clone(&self.ids), Arc::clone(&self.context));
         module.install(&mut setup)?;
+        // As tera-toolbox: a hook on a name this client build's map lacks is
+        // reported with the mod's name and the packet's, and the mod's
+        // other hooks install (a mod hooking a packet one patch dropped
+        // still does the rest of its work).
         let setting = self.setting();
-        for (_, _, meta) in &setup.hooks {
-            check_hook(meta, &setting)?;
+        for (hook, _, meta) in &setup.hooks {
+            match check_hook(meta, &setting) {
+                Err(HookError::NotInMap { name, revision }) => {
+                    self.reports.unknown_name(UnknownName {
+                        module: Some(M::NAME.to_owned()),
+                        hook: *hook,
+                        name,
+                        revision,
+                    });
+                }
+                other => other?,
+            }
         }
         let id = self.ids.module();
         let slot = ModSlot::new(M::NAME, module, Some(M::settings)).with_fns(setup.fns);

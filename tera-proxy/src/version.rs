@@ -139,16 +139,63 @@ pub enum MapSource {
 }
 
 impl MapSource {
-    /// The highest compiled-in map (`tera_data::protocol_map`), or none.
+    /// The project's made-up test map (`maps/protocol.1.map`, compiled
+    /// in as `tera_data::protocol_map`): opcodes for every compiled-in
+    /// packet, for tests and examples against the scripted peers. No game
+    /// client speaks it: a real proxy takes the map of the revision the
+    /// client announces ([`MapSource::folder`], or
+    /// [`MapSource::tera_data`] on a tera-data checkout).
+    #[must_use]
+    pub fn test_map() -> MapSource {
+        tera_data::protocol_map().map_or(MapSource::None, |m| MapSource::Fixed(Arc::new(m)))
+    }
+
+    /// The made-up test map, under its old name.
+    #[deprecated(
+        note = "the made-up test map: use MapSource::test_map, or MapSource::tera_data for a real client"
+    )]
     #[must_use]
     pub fn compiled_in() -> MapSource {
-        tera_data::protocol_map().map_or(MapSource::None, |m| MapSource::Fixed(Arc::new(m)))
+        MapSource::test_map()
     }
 
     /// A folder of `protocol.REV.map` files.
     pub fn folder(dir: impl Into<PathBuf>) -> MapSource {
         MapSource::Folder(Arc::new(MapFolder::new(dir)))
     }
+
+    /// The maps of a tera-data checkout, as tera-toolbox reads them: each
+    /// connection takes `protocol.REV.map` of the revision its client
+    /// announces in `C_CHECK_VERSION` (and `sysmsg.REV.map`, for system
+    /// messages), from the checkout's `map` folder (`maps` when it has
+    /// that one instead).
+    ///
+    /// ```
+    /// use tera_proxy::{DefSource, MapSource, ProxyConfig};
+    ///
+    /// # fn config(checkout: &std::path::Path) -> Result<ProxyConfig, tera_proxy::DefsError> {
+    /// let config = ProxyConfig {
+    ///     maps: MapSource::tera_data(checkout),
+    ///     // Its defs too, read at run time (dynamic hooks).
+    ///     defs: DefSource::tera_data(checkout)?,
+    ///     ..ProxyConfig::default()
+    /// };
+    /// # Ok(config)
+    /// # }
+    /// ```
+    pub fn tera_data(checkout: impl AsRef<Path>) -> MapSource {
+        MapSource::folder(checkout_folder(checkout.as_ref(), &["map", "maps"]))
+    }
+}
+
+/// The first of `names` that is a folder of `checkout`, else the checkout
+/// itself.
+pub(crate) fn checkout_folder(checkout: &Path, names: &[&str]) -> PathBuf {
+    names
+        .iter()
+        .map(|name| checkout.join(name))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| checkout.to_owned())
 }
 
 /// A `C_CHECK_VERSION` packet with these `(index, value)` entries.

@@ -139,7 +139,7 @@ impl Arrived {
 ///     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
 ///         setup.hook(Self::command("hi", |_, cmd| cmd.reply("hello")));
 ///         setup.hook(Self::on::<s_chat::V4>(|_, _, chat| {
-///             chat.message = chat.message.to_uppercase().into();
+///             chat.message = chat.message.to_string().to_uppercase().into();
 ///             Verdict::Changed
 ///         }));
 ///         Ok(())

@@ -1,0 +1,152 @@
+//! A proxy on a real tera-data checkout (`TERA_DATA_DIR`, or
+//! `../shared/tera-data` beside the project; skipped with a notice when
+//! absent): the map of the revision `C_CHECK_VERSION` announces, and a mod
+//! hooking a packet that map lacks installs its other hooks and is
+//! reported by name.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tera_data::packets::s_chat;
+use tera_proxy::harness::{TestPeers, check_version};
+use tera_proxy::{Connection, Direction, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
+
+/// The checkout, if there is one.
+pub fn checkout() -> Option<PathBuf> {
+    let dir = std::env::var_os("TERA_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/tera-data")
+        });
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "tera_data tests: no tera-data checkout at {} (set TERA_DATA_DIR): skipped",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The newest protocol map of the checkout: its revision.
+fn newest_revision(checkout: &std::path::Path) -> u32 {
+    ["map", "maps"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(checkout.join(d)).ok())
+        .flatten()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_prefix("protocol.")?
+                .strip_suffix(".map")?
+                .parse()
+                .ok()
+        })
+        .max()
+        .expect("the checkout has a protocol map")
+}
+
+/// Hooks chat lines and a packet no client build names.
+struct Chatty {
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Mod for Chatty {
+    const NAME: &'static str = "chatty";
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::raw("S_NO_SUCH_PACKET", |_, _, _| Verdict::Pass));
+        setup.hook(Self::on::<s_chat::V4>(|me, event, chat| {
+            let revision = event.revision().unwrap_or_default();
+            me.lines
+                .lock()
+                .unwrap()
+                .push(format!("{revision}: {}", chat.message));
+            Verdict::Pass
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_real_checkouts_map_is_chosen_by_c_check_version() {
+    let Some(checkout) = checkout() else { return };
+    let revision = newest_revision(&checkout);
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::tera_data(&checkout),
+        ..ProxyConfig::default()
+    });
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    conn.add_mod(Chatty {
+        lines: Arc::clone(&lines),
+    })
+    .unwrap();
+    let mut peers = TestPeers::start(conn).await;
+    let arrived = peers
+        .send_from(Direction::ClientToServer, &[&check_version(revision)])
+        .await;
+    assert_eq!(arrived.names(), ["C_CHECK_VERSION"]);
+    assert_eq!(peers.handle.revision(), Some(revision));
+    let line = s_chat::V4 {
+        message: "hello".into(),
+        ..Default::default()
+    };
+    // Sent with the real map's opcode of S_CHAT.
+    let bytes = peers.encode(&line);
+    assert_eq!(
+        Some(
+            tera_data::ProtocolMap::parse(
+                &std::fs::read_to_string(checkout.join(format!("maps/protocol.{revision}.map")))
+                    .or_else(|_| std::fs::read_to_string(
+                        checkout.join(format!("map/protocol.{revision}.map"))
+                    ))
+                    .unwrap()
+            )
+            .unwrap()
+            .code("S_CHAT")
+            .unwrap()
+        ),
+        tera_net::framing::opcode(&bytes)
+    );
+    let echoed = peers.send(&line).await;
+    assert_eq!(echoed.expect::<s_chat::V4>().message.to_string(), "hello");
+    let reports = peers.handle.unknown_names();
+    peers.finish().await;
+    assert_eq!(*lines.lock().unwrap(), [format!("{revision}: hello")]);
+    // The hook on a name the map lacks: reported with its mod, once the
+    // map is known; the mod's other hook ran.
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0].module.as_deref(), Some("chatty"));
+    assert_eq!(reports[0].name, "S_NO_SUCH_PACKET");
+    assert_eq!(reports[0].revision, Some(revision));
+    assert!(
+        reports[0].to_string().starts_with("mod chatty: hook #"),
+        "{}",
+        reports[0]
+    );
+}
+
+#[test]
+fn on_a_known_map_a_mod_installs_its_other_hooks_and_the_unknown_one_is_reported() {
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::test_map(),
+        ..ProxyConfig::default()
+    });
+    let handle = conn.handle();
+    conn.add_mod(Chatty {
+        lines: Arc::default(),
+    })
+    .unwrap();
+    let reports = handle.unknown_names();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(
+        (reports[0].module.as_deref(), &*reports[0].name),
+        (Some("chatty"), "S_NO_SUCH_PACKET")
+    );
+    // A hook outside any mod is refused at once: its caller holds it.
+    let err = conn
+        .add_hook(tera_proxy::Hook::raw("S_NO_SUCH_PACKET", |_, _| {
+            Verdict::Pass
+        }))
+        .unwrap_err();
+    assert!(matches!(err, HookError::NotInMap { .. }), "{err}");
+}
