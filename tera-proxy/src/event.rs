@@ -285,6 +285,20 @@ impl<'e, M> Event<'e, M> {
         self.cx.scene.context.get()
     }
 
+    /// Logs `text` as the mod's (tera-toolbox's `mod.log`): a `tracing`
+    /// event of target `tera_proxy::mods` at level INFO with field
+    /// `module`, the mod's name (none for a hook outside any mod), which
+    /// a subscriber prints as `[NAME] text`.
+    pub fn log(&self, text: impl core::fmt::Display) {
+        crate::log::info(self.cx.owner.name(), &text);
+    }
+
+    /// Logs `text` as the mod's warning (`mod.warn`): as
+    /// [`log`](Event::log), at level WARN.
+    pub fn warn(&self, text: impl core::fmt::Display) {
+        crate::log::warn(self.cx.owner.name(), &text);
+    }
+
     /// The connection's runtime defs, if it has any.
     #[must_use]
     pub fn runtime_defs(&self) -> Option<&'e Catalog> {

@@ -82,6 +82,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod chain;
+mod chat_link;
 pub mod commands;
 mod config;
 mod context;
@@ -98,6 +99,7 @@ mod handshake;
 pub mod harness;
 mod hooks;
 mod id;
+mod log;
 mod meta;
 mod mods;
 mod proxy;

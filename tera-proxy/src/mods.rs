@@ -127,6 +127,12 @@ pub trait Mod: Send + Sized + 'static {
         None
     }
 
+    /// Called once when the mod leaves its connection (the connection
+    /// ends, the proxy stops, or the mod is removed), before its settings
+    /// are saved: tera-toolbox's `destructor`. Put back what the mod
+    /// changed outside itself; a panic here is logged. Default: nothing.
+    fn unload(&mut self) {}
+
     /// A hook on packet type `P`, as [`Hook::on`], whose function also gets
     /// the mod's state.
     fn on<P: PacketType + 'static>(
@@ -198,6 +204,7 @@ pub(crate) struct SetupTimer {
 /// What mod `M` registers while it is installed on a connection: hooks
 /// (and commands, signal subscribers) and timers of `M`.
 pub struct Setup<M> {
+    name: &'static str,
     ids: Arc<Ids>,
     context: Arc<ConnectionContext>,
     pub(crate) fns: Fns<M>,
@@ -215,8 +222,13 @@ impl<M> core::fmt::Debug for Setup<M> {
 }
 
 impl<M: 'static> Setup<M> {
-    pub(crate) fn new(ids: Arc<Ids>, context: Arc<ConnectionContext>) -> Setup<M> {
+    pub(crate) fn new(
+        name: &'static str,
+        ids: Arc<Ids>,
+        context: Arc<ConnectionContext>,
+    ) -> Setup<M> {
         Setup {
+            name,
             ids,
             context,
             fns: Fns::default(),
@@ -239,6 +251,17 @@ impl<M: 'static> Setup<M> {
     /// [`HookError::MissingContext`] when no setup put one in.
     pub fn need<T: Clone + 'static>(&self) -> Result<T, HookError> {
         self.context.need()
+    }
+
+    /// Logs `text` as the mod's (tera-toolbox's `mod.log`; see
+    /// [`Event::log`]).
+    pub fn log(&self, text: impl core::fmt::Display) {
+        crate::log::info(Some(self.name), &text);
+    }
+
+    /// Logs `text` as the mod's warning (`mod.warn`).
+    pub fn warn(&self, text: impl core::fmt::Display) {
+        crate::log::warn(Some(self.name), &text);
     }
 
     /// Registers a hook of the mod ([`Mod::on`] and the like, a command,

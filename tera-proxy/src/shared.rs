@@ -216,7 +216,7 @@ impl Shared {
         {
             self.reports.settings(problem);
         }
-        let mut setup = Setup::new(Arc::clone(&self.ids), Arc::clone(&self.context));
+        let mut setup = Setup::new(M::NAME, Arc::clone(&self.ids), Arc::clone(&self.context));
         module.install(&mut setup)?;
         // As tera-toolbox: a hook on a name this client build's map lacks is
         // reported with the mod's name and the packet's, and the mod's
@@ -237,7 +237,9 @@ impl Shared {
             }
         }
         let id = self.ids.module();
-        let slot = ModSlot::new(M::NAME, module, Some(M::settings)).with_fns(setup.fns);
+        let slot = ModSlot::new(M::NAME, module, Some(M::settings))
+            .with_fns(setup.fns)
+            .with_unload(M::unload);
         let new = NewMod {
             id,
             name: M::NAME,

@@ -1,0 +1,186 @@
+//! What tera-toolbox gives a mod besides hooks: `mod.log`, the destructor
+//! (unload), command arguments with their chat links.
+
+use std::sync::{Arc, Mutex};
+
+use tera_data::packets::{c_chat, s_chat};
+use tera_proxy::harness::TestPeers;
+use tera_proxy::{Connection, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
+
+fn connection() -> Connection {
+    Connection::new(ProxyConfig {
+        maps: MapSource::test_map(),
+        ..ProxyConfig::default()
+    })
+}
+
+type Notes = Arc<Mutex<Vec<String>>>;
+
+/// Logs, records its commands' arguments and its unload.
+struct Toolbox {
+    notes: Notes,
+}
+
+impl Toolbox {
+    fn note(&self, text: String) {
+        self.notes.lock().unwrap().push(text);
+    }
+}
+
+impl Mod for Toolbox {
+    const NAME: &'static str = "toolbox";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.log("installed");
+        setup.hook(Self::on::<s_chat::V4>(|_, event, chat| {
+            event.log(format!("chat: {}", chat.message));
+            event.warn("loud");
+            Verdict::Pass
+        }));
+        setup.hook(Self::command("loot", |me, cmd| {
+            me.note(format!("args {:?}", cmd.args()));
+            me.note(format!("raw {:?}", cmd.raw_args()));
+            for link in cmd.links() {
+                me.note(format!("link {} {:?} {}", link.kind, link.id(), link.text));
+            }
+        }));
+        Ok(())
+    }
+
+    fn unload(&mut self) {
+        self.note("unloaded".to_owned());
+    }
+}
+
+/// Records the events of target `tera_proxy::mods`: level, `module`,
+/// message.
+struct Recorder(Notes);
+
+struct Fields {
+    module: String,
+    message: String,
+}
+
+impl tracing::field::Visit for Fields {
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        if field.name() == "module" {
+            self.module = value.to_owned();
+        }
+    }
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        match field.name() {
+            "message" => self.message = format!("{value:?}"),
+            "module" => self.module = format!("{value:?}"),
+            _ => {}
+        }
+    }
+}
+
+impl tracing::Subscriber for Recorder {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        if event.metadata().target() != "tera_proxy::mods" {
+            return;
+        }
+        let mut fields = Fields {
+            module: String::new(),
+            message: String::new(),
+        };
+        event.record(&mut fields);
+        self.0.lock().unwrap().push(format!(
+            "{} [{}] {}",
+            event.metadata().level(),
+            fields.module,
+            fields.message
+        ));
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+async fn a_mod_logs_under_its_name_and_is_unloaded_when_the_connection_ends() {
+    let logged = Notes::default();
+    let _guard = tracing::subscriber::set_default(Recorder(Arc::clone(&logged)));
+    let notes = Notes::default();
+    let conn = connection();
+    conn.add_mod(Toolbox {
+        notes: Arc::clone(&notes),
+    })
+    .unwrap();
+    let mut peers = TestPeers::start(conn).await;
+    peers
+        .send(&s_chat::V4 {
+            message: "hi".into(),
+            ..Default::default()
+        })
+        .await;
+    assert!(notes.lock().unwrap().is_empty());
+    peers.finish().await;
+    assert_eq!(*notes.lock().unwrap(), ["unloaded"]);
+    assert_eq!(
+        *logged.lock().unwrap(),
+        [
+            "INFO [toolbox] installed",
+            "INFO [toolbox] chat: hi",
+            "WARN [toolbox] loud"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_removed_mod_is_unloaded_once() {
+    let notes = Notes::default();
+    let conn = connection();
+    let handle = conn.handle();
+    let id = conn
+        .add_mod(Toolbox {
+            notes: Arc::clone(&notes),
+        })
+        .unwrap();
+    let mut peers = TestPeers::start(conn).await;
+    handle.remove_mod(id);
+    peers.command("nothing").await;
+    assert_eq!(*notes.lock().unwrap(), ["unloaded"]);
+    peers.finish().await;
+    assert_eq!(*notes.lock().unwrap(), ["unloaded"], "once");
+}
+
+#[tokio::test]
+async fn command_arguments_keep_chat_links_as_toolbox_gives_them() {
+    let notes = Notes::default();
+    let conn = connection();
+    conn.add_mod(Toolbox {
+        notes: Arc::clone(&notes),
+    })
+    .unwrap();
+    let mut peers = TestPeers::start(conn).await;
+    let link = r#"<ChatLinkAction param="1#####169747@3345@Ann">&lt;Fish Pie&gt;</ChatLinkAction>"#;
+    // As the client sends a line with a shift-clicked item.
+    let arrived = peers
+        .send(&c_chat::V1 {
+            channel: 0,
+            message: format!("<FONT>!loot add {link}</FONT>").into(),
+        })
+        .await;
+    assert!(
+        arrived.server.is_empty(),
+        "a command never reaches the server"
+    );
+    assert_eq!(
+        *notes.lock().unwrap(),
+        [
+            r#"args ["add", "<Fish", "Pie>"]"#.to_owned(),
+            format!("raw {:?}", ["add", link]),
+            "link 1 Some(169747) <Fish Pie>".to_owned(),
+        ]
+    );
+    peers.finish().await;
+}
