@@ -20,6 +20,7 @@ use crate::mods::SetupTimer;
 use crate::registry::{Entry, Registry};
 use crate::slot::{Slot, Slots};
 use crate::stats::Counters;
+use crate::sysmsg::SysmsgMap;
 use crate::timers::Timers;
 use tera_net::Direction;
 
@@ -33,6 +34,7 @@ pub(crate) struct Context<'c> {
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'c Catalog>,
     pub(crate) context: &'c ConnectionContext,
+    pub(crate) sysmsg: Option<&'c SysmsgMap>,
     /// Woken when a timer is added, for the task that runs them.
     pub(crate) timer_wake: &'c Notify,
     /// Where the chain says how many timers wait, for handles.
@@ -51,6 +53,7 @@ impl<'c> Context<'c> {
             revision: self.revision,
             defs: self.defs,
             context: self.context,
+            sysmsg: self.sysmsg,
             ids: self.ids,
             reports: self.reports,
         }

@@ -18,6 +18,7 @@ use crate::error::PacketError;
 use crate::faults::Reports;
 use crate::id::{HookId, Ids, ModId, Owner, SignalId, TimerId};
 use crate::meta::{HookMeta, Version};
+use crate::sysmsg::{SysmsgError, SysmsgMap, SystemMessage};
 use crate::verdict::Outcome;
 
 /// A packet a hook, a timer or a handle injects.
@@ -173,6 +174,7 @@ pub(crate) struct Scene<'s> {
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'s Catalog>,
     pub(crate) context: &'s ConnectionContext,
+    pub(crate) sysmsg: Option<&'s SysmsgMap>,
     pub(crate) ids: &'s Ids,
     pub(crate) reports: &'s Reports,
 }
@@ -283,6 +285,42 @@ impl<'e, M> Event<'e, M> {
     #[must_use]
     pub fn context<T: 'static>(&self) -> Option<&'e T> {
         self.cx.scene.context.get()
+    }
+
+    /// The sysmsg map of the connection's revision (from the map folder,
+    /// as [`MapFolder::sysmsg`](crate::MapFolder::sysmsg) finds it), if
+    /// it has one.
+    #[must_use]
+    pub fn sysmsg(&self) -> Option<&'e SysmsgMap> {
+        self.cx.scene.sysmsg
+    }
+
+    /// Reads a system message with the connection's sysmsg map
+    /// (tera-toolbox's `mod.parseSystemMessage`).
+    ///
+    /// # Errors
+    /// [`SysmsgError::NoMap`] without a sysmsg map, else as
+    /// [`SysmsgMap::parse_message`].
+    pub fn parse_system_message(&self, message: &str) -> Result<SystemMessage, SysmsgError> {
+        self.sysmsg()
+            .ok_or(SysmsgError::NoMap)?
+            .parse_message(message)
+    }
+
+    /// Writes a system message with the connection's sysmsg map
+    /// (tera-toolbox's `mod.buildSystemMessage`).
+    ///
+    /// # Errors
+    /// [`SysmsgError::NoMap`] without a sysmsg map, else as
+    /// [`SysmsgMap::build_message`].
+    pub fn build_system_message(
+        &self,
+        id: &str,
+        tokens: &[(&str, &str)],
+    ) -> Result<String, SysmsgError> {
+        self.sysmsg()
+            .ok_or(SysmsgError::NoMap)?
+            .build_message(id, tokens)
     }
 
     /// Logs `text` as the mod's (tera-toolbox's `mod.log`): a `tracing`

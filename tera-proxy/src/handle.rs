@@ -18,6 +18,7 @@ use crate::queue::Batches;
 use crate::settings::SettingsProblem;
 use crate::shared::{Shared, lock};
 use crate::stats::RelayStats;
+use crate::sysmsg::SysmsgMap;
 use crate::version::MapLoadError;
 
 /// A handle to a connection, to add and remove hooks and mods, inject
@@ -152,6 +153,12 @@ impl ConnectionHandle {
     #[must_use]
     pub fn protocol_map(&self) -> Option<Arc<ProtocolMap>> {
         self.shared.map_arc()
+    }
+
+    /// The connection's sysmsg map, once known.
+    #[must_use]
+    pub fn sysmsg(&self) -> Option<Arc<SysmsgMap>> {
+        self.shared.sysmsg()
     }
 
     /// Whether the connection has a protocol map.

@@ -294,7 +294,13 @@ async fn choose_map(shared: &Shared, folder: &MapFolder, first: &[u8]) {
         Err(MapLoadError::NoCheckVersion(op))
     };
     match result {
-        Ok((map, revision)) => shared.set_map(map, Some(revision)),
+        Ok((map, revision)) => {
+            // Read once per revision and folder (a few thousand lines).
+            if let Some(sysmsg) = folder.sysmsg(revision) {
+                shared.set_sysmsg(sysmsg);
+            }
+            shared.set_map(map, Some(revision));
+        }
         Err(e) => *lock(&shared.map_error) = Some(e),
     }
 }

@@ -25,6 +25,7 @@ use crate::mods::{Mod, Setup};
 use crate::queue::{Batches, QueueRx, QueueTx, queue};
 use crate::slot::ModSlot;
 use crate::stats::Counters;
+use crate::sysmsg::SysmsgMap;
 use crate::version::{MapLoadError, MapSource};
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -51,6 +52,9 @@ pub(crate) struct Shared {
     /// The protocol map and its revision: set once (given, or chosen from
     /// `C_CHECK_VERSION`); the chain reads it from here.
     map: OnceLock<(Arc<ProtocolMap>, Option<u32>)>,
+    /// The sysmsg map of the connection's revision, if any: set once,
+    /// before the protocol map.
+    sysmsg: OnceLock<Arc<SysmsgMap>>,
     defs: Option<Arc<Catalog>>,
     /// What the connection's setups put in for every mod.
     context: Arc<ConnectionContext>,
@@ -84,6 +88,7 @@ impl Shared {
             pending: Mutex::default(),
             has_pending: AtomicBool::new(false),
             map: OnceLock::new(),
+            sysmsg: OnceLock::new(),
             defs: match &config.defs {
                 DefSource::None => None,
                 DefSource::Catalog(catalog) => Some(Arc::clone(catalog)),
@@ -131,6 +136,7 @@ impl Shared {
             revision: map.and_then(|(_, revision)| *revision),
             defs: self.defs.as_deref(),
             context: &self.context,
+            sysmsg: self.sysmsg.get().map(|m| &**m),
             timer_wake: &self.timer_wake,
             timers_waiting: &self.timers_waiting,
         }
@@ -164,6 +170,16 @@ impl Shared {
             let cx = self.context();
             self.chain().set_map(&cx);
         }
+    }
+
+    /// Sets the connection's sysmsg map (once).
+    pub(crate) fn set_sysmsg(&self, map: Arc<SysmsgMap>) {
+        let _ = self.sysmsg.set(map);
+    }
+
+    /// The sysmsg map, once known.
+    pub(crate) fn sysmsg(&self) -> Option<Arc<SysmsgMap>> {
+        self.sysmsg.get().cloned()
     }
 
     /// The map, once known, shared.

@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tera_data::{MapError, ProtocolMap};
 use tera_sessions::RevisionError;
 
+use crate::sysmsg::{SysmsgMap, sysmsg_of};
+
 /// The opcode of `C_CHECK_VERSION` in every client build's protocol map: it
 /// must not change, since it is read before the map is known.
 pub use tera_sessions::C_CHECK_VERSION_OPCODE;
@@ -71,6 +73,7 @@ pub fn announced_revision(packet: &[u8]) -> Result<u32, MapLoadError> {
 pub struct MapFolder {
     dir: PathBuf,
     loaded: Mutex<HashMap<u32, Arc<ProtocolMap>>>,
+    sysmsg: Mutex<HashMap<u32, Option<Arc<SysmsgMap>>>>,
 }
 
 impl MapFolder {
@@ -79,6 +82,7 @@ impl MapFolder {
         MapFolder {
             dir: dir.into(),
             loaded: Mutex::default(),
+            sysmsg: Mutex::default(),
         }
     }
 
@@ -92,6 +96,25 @@ impl MapFolder {
     #[must_use]
     pub fn path_of(&self, revision: u32) -> PathBuf {
         self.dir.join(format!("protocol.{revision}.map"))
+    }
+
+    /// The sysmsg map of `revision`: `sysmsg.REV.map`, or the newest older
+    /// one in the folder (tera-data renews its sysmsg maps less often
+    /// than its protocol maps); read on first use. `None` when the folder
+    /// has none (or it does not load: logged).
+    #[must_use]
+    pub fn sysmsg(&self, revision: u32) -> Option<Arc<SysmsgMap>> {
+        let mut cache = self.sysmsg.lock().unwrap_or_else(PoisonError::into_inner);
+        cache
+            .entry(revision)
+            .or_insert_with(|| match sysmsg_of(&self.dir, revision)? {
+                Ok(map) => Some(Arc::new(map)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "a sysmsg map did not load");
+                    None
+                }
+            })
+            .clone()
     }
 
     /// The map of `revision`, read and parsed on first use.

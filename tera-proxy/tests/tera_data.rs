@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use tera_data::packets::s_chat;
+use tera_data::packets::{s_chat, s_system_message};
 use tera_proxy::harness::{TestPeers, check_version};
 use tera_proxy::{Connection, Direction, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
 
@@ -149,4 +149,90 @@ fn on_a_known_map_a_mod_installs_its_other_hooks_and_the_unknown_one_is_reported
         }))
         .unwrap_err();
     assert!(matches!(err, HookError::NotInMap { .. }), "{err}");
+}
+
+/// Reads system messages with the connection's sysmsg map, and answers
+/// `!used` with one it builds.
+struct Messages {
+    read: Arc<Mutex<Vec<String>>>,
+}
+
+impl Mod for Messages {
+    const NAME: &'static str = "messages";
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::on::<s_system_message::V1>(|me, event, sysmsg| {
+            let message = event.parse_system_message(&sysmsg.message.to_string());
+            me.read.lock().unwrap().push(match message {
+                Ok(m) => format!("{} {:?}", m.id, m.get("ItemName")),
+                Err(e) => e.to_string(),
+            });
+            Verdict::Pass
+        }));
+        setup.hook(Self::command("used", |_, cmd| {
+            let built = cmd
+                .event()
+                .build_system_message("SMT_ITEM_USED", &[("ItemName", "@item:6552")])
+                .unwrap();
+            let packet = s_system_message::V1 {
+                message: built.into(),
+            };
+            cmd.event().send(&packet).unwrap();
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn system_messages_read_and_written_with_the_revisions_sysmsg_map() {
+    let Some(checkout) = checkout() else { return };
+    let revision = newest_revision(&checkout);
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::tera_data(&checkout),
+        ..ProxyConfig::default()
+    });
+    let read = Arc::new(Mutex::new(Vec::new()));
+    conn.add_mod(Messages {
+        read: Arc::clone(&read),
+    })
+    .unwrap();
+    let mut peers = TestPeers::start(conn).await;
+    peers
+        .send_from(Direction::ClientToServer, &[&check_version(revision)])
+        .await;
+    let sysmsg = peers
+        .handle
+        .sysmsg()
+        .expect("the checkout has a sysmsg map");
+    // The corpus's newest sysmsg map is older than its newest protocol map.
+    assert!(sysmsg.revision() <= revision);
+    let code = sysmsg.code("SMT_ITEM_USED").unwrap();
+    let arrived = peers.command("used").await;
+    let built = arrived.expect::<s_system_message::V1>();
+    assert_eq!(
+        built.message.to_string(),
+        format!("@{code}\u{b}ItemName\u{b}@item:6552")
+    );
+    for message in [
+        format!("@{code}\u{b}ItemName\u{b}@item:1"),
+        "@4000000000".to_owned(),
+        "plain".to_owned(),
+    ] {
+        peers
+            .send(&s_system_message::V1 {
+                message: message.into(),
+            })
+            .await;
+    }
+    peers.finish().await;
+    assert_eq!(
+        *read.lock().unwrap(),
+        [
+            "SMT_ITEM_USED Some(\"@item:1\")".to_owned(),
+            format!(
+                "system message code 4000000000 is not in sysmsg.{}.map",
+                sysmsg.revision()
+            ),
+            "\"plain\" is not a system message (it does not start with @)".to_owned(),
+        ]
+    );
 }
