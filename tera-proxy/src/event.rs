@@ -175,6 +175,7 @@ pub(crate) struct Scene<'s> {
     pub(crate) defs: Option<&'s Catalog>,
     pub(crate) context: &'s ConnectionContext,
     pub(crate) sysmsg: Option<&'s SysmsgMap>,
+    pub(crate) patch: Option<u32>,
     pub(crate) ids: &'s Ids,
     pub(crate) reports: &'s Reports,
 }
@@ -272,6 +273,14 @@ impl<'e, M> Event<'e, M> {
     #[must_use]
     pub fn revision(&self) -> Option<u32> {
         self.cx.scene.revision
+    }
+
+    /// The major patch of the connection's client (tera-toolbox's
+    /// `majorPatchVersion`), read from its `C_LOGIN_ARBITER`
+    /// (`patchVersion`: 10002 is patch 100.02); `None` before it.
+    #[must_use]
+    pub fn patch(&self) -> Option<u32> {
+        self.cx.scene.patch
     }
 
     /// The connection's protocol map, once known.

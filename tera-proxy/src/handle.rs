@@ -155,6 +155,13 @@ impl ConnectionHandle {
         self.shared.map_arc()
     }
 
+    /// The client's patch, `(major, minor)`, once its `C_LOGIN_ARBITER`
+    /// has said it.
+    #[must_use]
+    pub fn patch(&self) -> Option<(u32, u32)> {
+        self.shared.patch()
+    }
+
     /// The connection's sysmsg map, once known.
     #[must_use]
     pub fn sysmsg(&self) -> Option<Arc<SysmsgMap>> {

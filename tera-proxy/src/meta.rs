@@ -3,6 +3,8 @@
 //! whether it runs once. The registry keeps this; the function stays with
 //! its mod's state.
 
+use std::ops::{Bound, RangeBounds};
+
 use crate::id::SignalId;
 use crate::verdict::Filter;
 
@@ -50,6 +52,8 @@ pub(crate) struct HookMeta {
     pub(crate) order: i32,
     pub(crate) filter: Filter,
     pub(crate) once: bool,
+    /// The client major patches the hook runs on (`None`: all).
+    pub(crate) patches: Option<(Bound<u32>, Bound<u32>)>,
 }
 
 impl HookMeta {
@@ -60,6 +64,18 @@ impl HookMeta {
             order: 0,
             filter: Filter::default(),
             once: false,
+            patches: None,
+        }
+    }
+
+    /// Whether the hook runs on a connection whose client's major patch
+    /// is `patch`: any patch in its range; while the patch is unknown,
+    /// only a range without an upper bound (the newest clients').
+    pub(crate) fn runs_on(&self, patch: Option<u32>) -> bool {
+        match (self.patches, patch) {
+            (None, _) => true,
+            (Some(range), Some(patch)) => range.contains(&patch),
+            (Some((_, end)), None) => end == Bound::Unbounded,
         }
     }
 

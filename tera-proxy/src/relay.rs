@@ -257,6 +257,9 @@ where
             if let Some(folder) = folder.take() {
                 choose_map(shared, &folder, &packet).await;
             }
+            if dir == Direction::ClientToServer {
+                shared.read_patch(&packet);
+            }
             shared.process(dir, &packet, false, &mut batches)?;
         }
         if let Some((batch, count)) = batches.take(dir.reverse())

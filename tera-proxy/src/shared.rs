@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
 
-use tera_data::ProtocolMap;
+use tera_data::packets::c_login_arbiter;
+use tera_data::{Packet, ProtocolMap};
 use tera_dynamic::Catalog;
 use tera_net::Direction;
 use tokio::sync::Notify;
@@ -55,6 +56,8 @@ pub(crate) struct Shared {
     /// The sysmsg map of the connection's revision, if any: set once,
     /// before the protocol map.
     sysmsg: OnceLock<Arc<SysmsgMap>>,
+    /// The client's patch (major, minor), from its `C_LOGIN_ARBITER`.
+    patch: OnceLock<(u32, u32)>,
     defs: Option<Arc<Catalog>>,
     /// What the connection's setups put in for every mod.
     context: Arc<ConnectionContext>,
@@ -89,6 +92,7 @@ impl Shared {
             has_pending: AtomicBool::new(false),
             map: OnceLock::new(),
             sysmsg: OnceLock::new(),
+            patch: OnceLock::new(),
             defs: match &config.defs {
                 DefSource::None => None,
                 DefSource::Catalog(catalog) => Some(Arc::clone(catalog)),
@@ -137,6 +141,7 @@ impl Shared {
             defs: self.defs.as_deref(),
             context: &self.context,
             sysmsg: self.sysmsg.get().map(|m| &**m),
+            patch: self.patch.get().map(|(major, _)| *major),
             timer_wake: &self.timer_wake,
             timers_waiting: &self.timers_waiting,
         }
@@ -170,6 +175,41 @@ impl Shared {
             let cx = self.context();
             self.chain().set_map(&cx);
         }
+    }
+
+    /// Reads the client's patch from its `C_LOGIN_ARBITER` (`patchVersion`,
+    /// major times 100 plus minor: 10002 is patch 100.02), once: until
+    /// then each packet from the client is looked at.
+    pub(crate) fn read_patch(&self, packet: &[u8]) {
+        if self.patch.get().is_some() {
+            return;
+        }
+        let Some((map, _)) = self.map.get() else {
+            return;
+        };
+        let opcode = tera_net::framing::opcode(packet);
+        if opcode.is_none() || opcode != map.code("C_LOGIN_ARBITER") {
+            return;
+        }
+        let Ok(login) = <c_login_arbiter::V2<'_> as Packet<'_>>::decode(packet) else {
+            return;
+        };
+        if let Ok(version @ 1..) = u32::try_from(login.patch_version) {
+            self.set_patch(version / 100, version % 100);
+        }
+    }
+
+    /// Sets the client's patch (once) and resolves the hooks under it.
+    pub(crate) fn set_patch(&self, major: u32, minor: u32) {
+        if self.patch.set((major, minor)).is_ok() {
+            let cx = self.context();
+            self.chain().set_patch(&cx);
+        }
+    }
+
+    /// The client's patch (major, minor), once known.
+    pub(crate) fn patch(&self) -> Option<(u32, u32)> {
+        self.patch.get().copied()
     }
 
     /// Sets the connection's sysmsg map (once).

@@ -42,7 +42,8 @@ pub enum MapLoadError {
         #[source]
         source: Arc<std::io::Error>,
     },
-    /// The map file has a bad line.
+    /// The map file has a bad line (a [`MapFolder`] skips bad lines and
+    /// logs them, as tera-toolbox; other readers may refuse the file).
     #[error("{path}: {source}")]
     Parse {
         /// The file.
@@ -120,7 +121,9 @@ impl MapFolder {
     /// The map of `revision`, read and parsed on first use.
     ///
     /// # Errors
-    /// [`MapLoadError::Read`] or [`MapLoadError::Parse`].
+    /// [`MapLoadError::Read`]. A bad line is logged and skipped, the
+    /// first use of a name or an opcode kept (real maps hold typo'd alias
+    /// lines that repeat another name's opcode).
     pub async fn load(&self, revision: u32) -> Result<Arc<ProtocolMap>, MapLoadError> {
         let cached = self
             .loaded
@@ -138,15 +141,32 @@ impl MapFolder {
                 path: path.clone(),
                 source: Arc::new(e),
             })?;
-        let map = Arc::new(
-            ProtocolMap::parse(&text).map_err(|source| MapLoadError::Parse { path, source })?,
-        );
+        let map = Arc::new(lenient_map(&path, revision, &text));
         self.loaded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(revision, Arc::clone(&map));
         Ok(map)
     }
+}
+
+/// A protocol map file read as tera-toolbox reads one: a bad line (real
+/// maps hold typo'd alias lines repeating another name's opcode) is logged
+/// and skipped, the first use of a name or an opcode kept.
+fn lenient_map(path: &Path, revision: u32, text: &str) -> ProtocolMap {
+    let file_name = format!("protocol.{revision}.map");
+    let checked = tera_defs_front::parse_map(&file_name, text);
+    if !checked.is_ok() {
+        for line in checked.report.render_lines(&path.display().to_string()) {
+            tracing::warn!(problem = %line, "a line of a protocol map is skipped");
+        }
+    }
+    // The name is a map's, so there is always a map (maybe empty).
+    let entries = checked.map.map(|file| file.entries).unwrap_or_default();
+    let entries = entries
+        .iter()
+        .filter_map(|e| Some((e.name.as_str(), u16::try_from(e.code).ok()?)));
+    ProtocolMap::from_entries(Some(revision), entries)
 }
 
 /// Where a connection's protocol map comes from.

@@ -236,3 +236,54 @@ async fn system_messages_read_and_written_with_the_revisions_sysmsg_map() {
         ]
     );
 }
+
+/// The client packets of the real 2024 session (`../shared/real-sessions`,
+/// or `TERA_REAL_SESSIONS`): `(opcode, bytes)`.
+fn real_client_packets() -> Option<(PathBuf, Vec<(u16, Vec<u8>)>)> {
+    let dir = std::env::var_os("TERA_REAL_SESSIONS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-sessions")
+        });
+    let Ok(text) = std::fs::read_to_string(dir.join("classic-plus-376012-server.jsonl")) else {
+        eprintln!(
+            "tera_data tests: no real session in {} (set TERA_REAL_SESSIONS): skipped",
+            dir.display()
+        );
+        return None;
+    };
+    let packets = text
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|v| v["dir"] == "c2s")
+        .map(|v| {
+            let hex = v["hex"].as_str().unwrap();
+            let bytes = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect();
+            (u16::try_from(v["opcode"].as_u64().unwrap()).unwrap(), bytes)
+        })
+        .collect();
+    Some((dir, packets))
+}
+
+#[tokio::test]
+async fn the_real_clients_patch_is_read_from_its_login() {
+    let Some((dir, packets)) = real_client_packets() else {
+        return;
+    };
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::folder(&dir),
+        ..ProxyConfig::default()
+    });
+    let mut peers = TestPeers::start(conn).await;
+    // C_CHECK_VERSION, then C_LOGIN_ARBITER, as the client sent them.
+    let first: Vec<&[u8]> = packets.iter().take(2).map(|(_, p)| p.as_slice()).collect();
+    peers.send_from(Direction::ClientToServer, &first).await;
+    assert_eq!(peers.handle.map_error().map(|e| e.to_string()), None);
+    assert_eq!(peers.handle.revision(), Some(376_012));
+    // v100.02, as the session's README says of build 376012.
+    assert_eq!(peers.handle.patch(), Some((100, 2)));
+    peers.finish().await;
+}

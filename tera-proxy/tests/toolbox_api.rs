@@ -1,9 +1,10 @@
 //! What tera-toolbox gives a mod besides hooks: `mod.log`, the destructor
-//! (unload), command arguments with their chat links.
+//! (unload), command arguments with their chat links, hooks by the
+//! client's patch.
 
 use std::sync::{Arc, Mutex};
 
-use tera_data::packets::{c_chat, s_chat};
+use tera_data::packets::{c_chat, c_login_arbiter, s_chat};
 use tera_proxy::harness::TestPeers;
 use tera_proxy::{Connection, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
 
@@ -183,4 +184,72 @@ async fn command_arguments_keep_chat_links_as_toolbox_gives_them() {
         ]
     );
     peers.finish().await;
+}
+
+/// Hooks chat lines with one hook per client patch range.
+struct ByPatch {
+    notes: Notes,
+}
+
+impl Mod for ByPatch {
+    const NAME: &'static str = "by-patch";
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        let ranges = [(0, 1), (92, 2), (100, 3)];
+        for hook in tera_proxy::Hook::by_patch(&ranges, |row| {
+            Self::raw("S_CHAT", move |me: &mut ByPatch, event, _| {
+                me.notes
+                    .lock()
+                    .unwrap()
+                    .push(format!("row {row} at patch {:?}", event.patch()));
+                Verdict::Pass
+            })
+        }) {
+            setup.hook(hook);
+        }
+        Ok(())
+    }
+}
+
+fn login(patch_version: i32) -> c_login_arbiter::V2<'static> {
+    c_login_arbiter::V2 {
+        patch_version,
+        name: "ann".into(),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn hooks_chosen_by_the_patch_the_client_says_at_login() {
+    let line = s_chat::V4 {
+        message: "x".into(),
+        ..Default::default()
+    };
+    for (patch_version, expected) in [
+        (9205, "row 2 at patch Some(92)"),
+        (10002, "row 3 at patch Some(100)"),
+        (8600, "row 1 at patch Some(86)"),
+    ] {
+        let notes = Notes::default();
+        let conn = connection();
+        conn.add_mod(ByPatch {
+            notes: Arc::clone(&notes),
+        })
+        .unwrap();
+        let mut peers = TestPeers::start(conn).await;
+        // Before the login the patch is unknown: the newest clients' hook.
+        peers.send(&line).await;
+        peers.send(&login(patch_version)).await;
+        let minor = u32::try_from(patch_version % 100).unwrap();
+        assert_eq!(
+            peers.handle.patch(),
+            Some((u32::try_from(patch_version / 100).unwrap(), minor))
+        );
+        peers.send(&line).await;
+        peers.finish().await;
+        assert_eq!(
+            *notes.lock().unwrap(),
+            ["row 3 at patch None", expected],
+            "{patch_version}"
+        );
+    }
 }
