@@ -238,8 +238,8 @@ async fn system_messages_read_and_written_with_the_revisions_sysmsg_map() {
 }
 
 /// The client packets of the real 2024 session (`../shared/real-sessions`,
-/// or `TERA_REAL_SESSIONS`): `(opcode, bytes)`.
-fn real_client_packets() -> Option<(PathBuf, Vec<(u16, Vec<u8>)>)> {
+/// or `TERA_REAL_SESSIONS`), and its folder.
+fn real_client_packets() -> Option<(PathBuf, Vec<Vec<u8>>)> {
     let dir = std::env::var_os("TERA_REAL_SESSIONS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -258,11 +258,10 @@ fn real_client_packets() -> Option<(PathBuf, Vec<(u16, Vec<u8>)>)> {
         .filter(|v| v["dir"] == "c2s")
         .map(|v| {
             let hex = v["hex"].as_str().unwrap();
-            let bytes = (0..hex.len())
+            (0..hex.len())
                 .step_by(2)
                 .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                .collect();
-            (u16::try_from(v["opcode"].as_u64().unwrap()).unwrap(), bytes)
+                .collect()
         })
         .collect();
     Some((dir, packets))
@@ -279,7 +278,7 @@ async fn the_real_clients_patch_is_read_from_its_login() {
     });
     let mut peers = TestPeers::start(conn).await;
     // C_CHECK_VERSION, then C_LOGIN_ARBITER, as the client sent them.
-    let first: Vec<&[u8]> = packets.iter().take(2).map(|(_, p)| p.as_slice()).collect();
+    let first: Vec<&[u8]> = packets.iter().take(2).map(Vec::as_slice).collect();
     peers.send_from(Direction::ClientToServer, &first).await;
     assert_eq!(peers.handle.map_error().map(|e| e.to_string()), None);
     assert_eq!(peers.handle.revision(), Some(376_012));
