@@ -37,6 +37,8 @@ pub(crate) enum HookKind {
     Typed(u32),
     /// The packet decoded by a runtime def.
     Dynamic(Version),
+    /// The packet decoded by a def the mod ships, of this version.
+    Shipped(u32),
     /// A line typed in chat for the in-game command of the hook's name.
     Command,
     /// A value emitted on a [`Signal`](crate::Signal).
@@ -83,7 +85,9 @@ impl HookMeta {
     /// by name.
     pub(crate) fn packet_name(&self) -> Option<&str> {
         match self.kind {
-            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_) => self.name.as_deref(),
+            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_) | HookKind::Shipped(_) => {
+                self.name.as_deref()
+            }
             HookKind::Command | HookKind::Signal(_) => None,
         }
     }
@@ -93,7 +97,7 @@ impl HookMeta {
     pub(crate) fn on_packets(&self) -> bool {
         matches!(
             self.kind,
-            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_)
+            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_) | HookKind::Shipped(_)
         )
     }
 
@@ -106,6 +110,7 @@ impl HookMeta {
             HookKind::Typed(version) => format!("{name}.{version}"),
             HookKind::Dynamic(Version::Exact(v)) => format!("{name}.{v} (runtime def)"),
             HookKind::Dynamic(Version::Latest) => format!("{name}.latest (runtime def)"),
+            HookKind::Shipped(v) => format!("{name}.{v} (the mod's def)"),
             HookKind::Command => format!("command {name}"),
             HookKind::Signal(id) => format!("signal {id}"),
         }

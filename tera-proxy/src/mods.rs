@@ -18,6 +18,7 @@ use crate::id::{HookId, Ids, TimerId};
 use crate::meta::{HookMeta, Version};
 use crate::raw::RawPacket;
 use crate::settings::SettingsFile;
+use crate::shipped::{PacketDef, shipped_hook};
 use crate::timers::{MIN_PERIOD, interval_fn, timeout_fn};
 use crate::verdict::Verdict;
 
@@ -179,6 +180,20 @@ pub trait Mod: Send + Sized + 'static {
         + 'static,
     ) -> Hook<Self> {
         Hook::dynamic_state(name, version, hook)
+    }
+
+    /// A hook on the packets of a def the mod ships ([`PacketDef`], as
+    /// tera-toolbox's `dispatch.addDefinition`): `hook` reads and changes
+    /// fields by name, as a [dynamic](Mod::dynamic) hook's, and a changed
+    /// value is re-encoded by the def. A packet that does not decode is
+    /// passed on without calling it.
+    fn shipped(
+        def: &PacketDef,
+        hook: impl for<'e, 'p> FnMut(&mut Self, &mut Event<'e, Self>, &mut Record<'p>) -> Verdict
+        + Send
+        + 'static,
+    ) -> Hook<Self> {
+        shipped_hook(def, hook)
     }
 
     /// An in-game command `name` (see [`Command`]) whose handler gets the

@@ -183,9 +183,10 @@ pub enum MapSource {
 
 impl MapSource {
     /// The project's made-up test map (`maps/protocol.1.map`, compiled
-    /// in as `tera_data::protocol_map`): opcodes for every compiled-in
-    /// packet, for tests and examples against the scripted peers. No game
-    /// client speaks it: a real proxy takes the map of the revision the
+    /// in as `tera_data::protocol_map`; built with `TERA_DATA_DIR`, that
+    /// checkout's newest map): opcodes for the compiled-in packets, for
+    /// tests and examples against the scripted peers. No game client
+    /// speaks the made-up map: a real proxy takes the map of the revision the
     /// client announces ([`MapSource::folder`], or
     /// [`MapSource::tera_data`] on a tera-data checkout).
     #[must_use]

@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use tera_data::packets::{s_chat, s_system_message};
 use tera_proxy::harness::{TestPeers, check_version};
-use tera_proxy::{Connection, Direction, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
+use tera_proxy::{
+    Connection, Direction, HookError, MapSource, Mod, PacketDef, ProxyConfig, Setup, Value, Verdict,
+};
 
 /// The checkout, if there is one.
 pub fn checkout() -> Option<PathBuf> {
@@ -285,4 +287,83 @@ async fn the_real_clients_patch_is_read_from_its_login() {
     // v100.02, as the session's README says of build 376012.
     assert_eq!(peers.handle.patch(), Some((100, 2)));
     peers.finish().await;
+}
+
+/// A def of the checkout read through its path, as a mod would ship it.
+fn shipped(checkout: &std::path::Path, name: &str, version: u32) -> PacketDef {
+    let file = checkout.join(format!("definitions/{name}.{version}.def"));
+    PacketDef::parse(name, version, &std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+/// Reads S_DEAD_LOCATION.2 and answers with C_USE_ITEM.3: two packets the
+/// project does not compile in, by the defs the mod ships.
+struct Deaths {
+    dead: PacketDef,
+    use_item: PacketDef,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl Mod for Deaths {
+    const NAME: &'static str = "deaths";
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::shipped(&self.dead, |me, event, dead| {
+            let id = dead.get("gameId").and_then(Value::as_u64).unwrap();
+            me.seen.lock().unwrap().push(format!("dead {id}"));
+            let mut item = me.use_item.zero();
+            *item.get_mut("id").unwrap() = Value::from(6552i32);
+            event.send_record(&me.use_item, &item).unwrap();
+            // The change is encoded by the shipped def.
+            *dead.get_mut("gameId").unwrap() = Value::from(id + 1);
+            Verdict::Changed
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_mod_ships_the_defs_of_packets_the_project_does_not_compile_in() {
+    let Some(checkout) = checkout() else { return };
+    let revision = newest_revision(&checkout);
+    // Neither is in the project's own defs (a build on the corpus,
+    // TERA_DATA_DIR, compiles them in; the shipped defs work the same).
+    let dead = shipped(&checkout, "S_DEAD_LOCATION", 2);
+    let use_item = shipped(&checkout, "C_USE_ITEM", 3);
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::tera_data(&checkout),
+        ..ProxyConfig::default()
+    });
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    conn.add_mod(Deaths {
+        dead: dead.clone(),
+        use_item: use_item.clone(),
+        seen: Arc::clone(&seen),
+    })
+    .unwrap();
+    let mut peers = TestPeers::start(conn).await;
+    peers
+        .send_from(Direction::ClientToServer, &[&check_version(revision)])
+        .await;
+    let map = peers.map();
+    let mut record = dead.zero();
+    *record.get_mut("gameId").unwrap() = Value::from(41u64);
+    let bytes = dead
+        .encode(&record, map.code("S_DEAD_LOCATION").unwrap())
+        .unwrap();
+    let arrived = peers.send_named("S_DEAD_LOCATION", bytes).await;
+    let changed = dead.decode(arrived.named("S_DEAD_LOCATION")[0]).unwrap();
+    assert_eq!(changed.get("gameId").and_then(Value::as_u64), Some(42));
+    let sent = use_item.decode(arrived.named("C_USE_ITEM")[0]).unwrap();
+    assert_eq!(sent.get("id").and_then(Value::as_i32), Some(6552));
+    peers.finish().await;
+    assert_eq!(*seen.lock().unwrap(), ["dead 41"]);
+}
+
+#[test]
+fn a_shipped_def_that_does_not_read_says_where() {
+    let err = PacketDef::parse("S_X", 1, "uint32 a\nnot a field line\n").unwrap_err();
+    assert!(
+        matches!(&err, HookError::BadDef { def, .. } if def == "S_X.1.def"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("S_X.1.def"), "{err}");
 }
