@@ -70,6 +70,9 @@ pub struct Game {
 struct Shared {
     state: Mutex<GameState>,
     events: Signal<GameEvent>,
+    /// What the state was made with: without a patch, the state is made
+    /// again at the client's patch once its login says it.
+    config: GameConfig,
 }
 
 impl Game {
@@ -78,8 +81,9 @@ impl Game {
     pub fn new(config: GameConfig) -> Game {
         Game {
             shared: Arc::new(Shared {
-                state: Mutex::new(GameState::new(config)),
+                state: Mutex::new(GameState::new(config.clone())),
                 events: Signal::new(),
+                config,
             }),
         }
     }
@@ -189,6 +193,7 @@ impl Game {
         GameFeeder {
             game: self.clone(),
             bound: false,
+            patched: false,
         }
     }
 }
@@ -199,6 +204,8 @@ impl Game {
 pub struct GameFeeder {
     game: Game,
     bound: bool,
+    /// Whether the client's patch has been looked at.
+    patched: bool,
 }
 
 impl GameFeeder {
@@ -212,6 +219,26 @@ impl GameFeeder {
             };
             state.bind(Arc::new(map.clone()));
             self.bound = true;
+        }
+        if !self.patched
+            && let Some(patch) = event.patch()
+        {
+            // The client's login (C_LOGIN_ARBITER, before anything game
+            // state keeps) says its patch: a state made without one reads
+            // that patch's versions from then on.
+            self.patched = true;
+            let config = &self.game.shared.config;
+            if config.patch.is_none()
+                && let Some(map) = event.protocol_map()
+            {
+                let enabled = state.enabled();
+                *state = GameState::new(GameConfig {
+                    patch: Some(patch),
+                    ..config.clone()
+                });
+                state.initialize(enabled);
+                state.bind(Arc::new(map.clone()));
+            }
         }
         let events = state.feed(event.opcode(), packet.bytes());
         if events.is_empty() {
