@@ -91,6 +91,41 @@ impl Game {
     /// The state, to read (hooks run one at a time on a connection, so
     /// the lock is never contended there; do not hold it across an
     /// `.await`).
+    ///
+    /// In a hook, the connection's game state taken from the event's
+    /// context borrows neither the mod nor the event: the guard can be
+    /// handed to the mod's own `&mut self` methods.
+    ///
+    /// ```
+    /// use tera_data::packets::s_spawn_me;
+    /// use tera_game_state::{Game, GameState};
+    /// use tera_proxy::{Event, HookError, Mod, Setup, Verdict};
+    ///
+    /// #[derive(Default)]
+    /// struct Spawns {
+    ///     count: u32,
+    /// }
+    ///
+    /// impl Spawns {
+    ///     fn spawned(&mut self, state: &GameState, event: &mut Event<'_, Self>) {
+    ///         self.count += 1;
+    ///         event.message(format!("spawn {} in {:?}", self.count, state.me().zone()));
+    ///     }
+    /// }
+    ///
+    /// impl Mod for Spawns {
+    ///     const NAME: &'static str = "spawns";
+    ///     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+    ///         setup.hook(Self::on::<s_spawn_me::V3>(|me, event, _| {
+    ///             if let Some(game) = event.context::<Game>() {
+    ///                 me.spawned(&game.state(), event);
+    ///             }
+    ///             Verdict::Pass
+    ///         }));
+    ///         Ok(())
+    ///     }
+    /// }
+    /// ```
     pub fn state(&self) -> MutexGuard<'_, GameState> {
         // A panic while feeding leaves the state as the packet before left
         // it: each submodule's update is a handful of assignments.
