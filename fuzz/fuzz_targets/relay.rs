@@ -58,7 +58,7 @@ impl Mod for Lines {
 
 fn connection() -> Connection {
     let connection = Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
+        maps: MapSource::test_map(),
         queue_bytes: QUEUE_BYTES,
         ..ProxyConfig::default()
     });

@@ -18,19 +18,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tera_game_state::{Game, GameConfig, Submodules};
-use tera_proxy::harness::load::{ConnectionSetup, LoadConfig, LoadHooks, run};
-use tera_proxy::{Connection, ProxyConfig};
+use tera_proxy::ProxyConfig;
+use tera_proxy::harness::load::{LoadConfig, LoadHooks, LoadSetup, run};
 
-fn game_state() -> ConnectionSetup {
-    ConnectionSetup(Arc::new(|connection: &Connection| {
-        let game = Game::new(GameConfig {
-            submodules: Submodules::all(),
-            ..GameConfig::default()
-        });
-        if let Err(e) = connection.add_mod(game.feeder()) {
-            eprintln!("game state: {e}");
-        }
-    }))
+fn game_state() -> LoadSetup {
+    LoadSetup(Arc::new(Game::setup(GameConfig {
+        submodules: Submodules::all(),
+        ..GameConfig::default()
+    })))
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

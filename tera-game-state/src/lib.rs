@@ -66,7 +66,7 @@ pub use me::{Abnormality, Me};
 pub use member::{LeftMember, PartyMember};
 pub use party::Party;
 pub use position::{Position, distance};
-pub use proxy::{FEED_ORDER, Game, GameFeeder};
+pub use proxy::{FEED_ORDER, Game, GameFeeder, GameSetup};
 pub use rows::{AbnormalityData, AbnormalityEffect, ItemData};
 pub use session::{Session, SessionState};
 pub use submodule::{Submodules, UnknownSubmodule};

@@ -17,74 +17,62 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::packets::*;
-use common::relay::{Got, Play, connection, enc, map};
 use tera_data::packets::{
     c_chat, c_complete_daily_event, c_complete_extra_event, c_try_loot_dropitem,
     s_complete_event_matching_quest, s_despawn_dropitem, s_dungeon_camera_set,
-    s_dungeon_event_message, s_npc_status, s_private_chat, s_spawn_dropitem,
+    s_dungeon_event_message, s_npc_status, s_spawn_dropitem,
 };
 use tera_game_state::{Game, GameConfig, Submodules};
 use tera_proxy::Mod;
+use tera_proxy::harness::{Arrived, TestPeers};
+use tera_proxy::{Connection, MapSource, ProxyConfig};
 
 const BOSS: u64 = 0x0400_0000_0000_0009;
 
-/// A packet of the session helpers with its opcode.
-fn at(name: &str, mut packet: Vec<u8>) -> Vec<u8> {
-    tera_data::set_opcode(&mut packet, map().code(name).expect("in the map"));
-    packet
-}
-
-fn chat(line: &str) -> Vec<u8> {
-    enc(&c_chat::V1 {
-        channel: 0,
-        message: line.into(),
-    })
-}
-
-fn replies(got: &Got) -> Vec<String> {
-    got.of::<s_private_chat::V1>()
-        .iter()
-        .map(|m| m.message.to_string())
-        .collect()
+fn replies(got: &Arrived) -> Vec<String> {
+    got.messages()
 }
 
 /// A relayed connection with game state (every submodule) and the mod
 /// `make` builds on it.
-async fn play<M: Mod>(settings: Option<&Path>, make: impl FnOnce(Game) -> M) -> (Play, Game) {
-    let conn = connection(settings);
-    let game = Game::new(GameConfig {
+async fn play<M: Mod>(settings: Option<&Path>, make: impl FnOnce(Game) -> M) -> (TestPeers, Game) {
+    let config = ProxyConfig {
+        maps: MapSource::test_map(),
+        settings_dir: settings.map(ToOwned::to_owned),
+        ..ProxyConfig::default()
+    };
+    let game_state = Game::setup(GameConfig {
         submodules: Submodules::all(),
         ..GameConfig::default()
     });
-    conn.add_mod(game.feeder()).unwrap();
+    let conn = Connection::set_up(config, &[&game_state]).unwrap();
+    let game: Game = conn.context().need().unwrap();
     conn.add_mod(make(game.clone())).unwrap();
-    (Play::start(conn).await, game)
+    (TestPeers::start(conn).await, game)
 }
 
 /// Logs in as `name` and loads `zone` at the origin.
-async fn enter(play: &mut Play, name: &str, zone: i32) {
+async fn enter(play: &mut TestPeers, name: &str, zone: i32) {
     let origin = v(0.0, 0.0, 0.0);
-    play.send(&at("S_LOGIN", login(10101, name, 65, 0, true)))
+    play.send_named("S_LOGIN", login(10101, name, 65, 0, true))
         .await;
-    play.send(&at("S_LOAD_TOPO", load_topo(zone, origin, false)))
+    play.send_named("S_LOAD_TOPO", load_topo(zone, origin, false))
         .await;
-    play.send(&at("S_SPAWN_ME", spawn_me(origin, 0, true)))
+    play.send_named("S_SPAWN_ME", spawn_me(origin, 0, true))
         .await;
 }
 
-async fn end(play: Play) {
-    let faults = play.handle.faults();
-    assert!(faults.is_empty(), "{faults:?}");
-    play.end().await.unwrap();
+async fn end(play: TestPeers) {
+    play.finish().await;
 }
 
-fn status(enraged: bool, remaining_enrage_time: i32) -> Vec<u8> {
-    enc(&s_npc_status::V2 {
+fn status(enraged: bool, remaining_enrage_time: i32) -> s_npc_status::V2 {
+    s_npc_status::V2 {
         game_id: BOSS,
         enraged,
         remaining_enrage_time,
         ..Default::default()
-    })
+    }
 }
 
 #[tokio::test]
@@ -92,19 +80,19 @@ async fn enrage_notifier_reads_zone_and_boss_hp_from_game_state() {
     let (mut play, _) = play(None, enrage_notifier::EnrageNotifier::new).await;
     enter(&mut play, "Ann", 9713).await;
     let far = v(500.0, 0.0, 0.0);
-    play.send(&at("S_SPAWN_NPC", spawn_npc(BOSS, 1000, 713, far)))
+    play.send_named("S_SPAWN_NPC", spawn_npc(BOSS, 1000, 713, far))
         .await;
-    play.send(&at("S_BOSS_GAGE_INFO", boss_gage(BOSS, 800, 1000)))
+    play.send_named("S_BOSS_GAGE_INFO", boss_gage(BOSS, 800, 1000))
         .await;
     let got = play.send(&status(true, 60_000)).await;
     assert_eq!(replies(&got), ["Boss enraged"]);
     // Game state's HP of the boss (an HP change, not a gage) is what counts.
-    play.send(&at("S_CREATURE_CHANGE_HP", change_hp(BOSS, 650, 1000)))
+    play.send_named("S_CREATURE_CHANGE_HP", change_hp(BOSS, 650, 1000))
         .await;
     let got = play.send(&status(false, 0)).await;
     assert_eq!(replies(&got), ["Next enrage at 55%."]);
 
-    let got = play.send(&chat("!enrage notice")).await;
+    let got = play.command("enrage notice").await;
     assert_eq!(replies(&got), ["Notice to screen enabled"]);
     // 10 s left: the countdown starts at once, a line every 990 ms.
     let got = play.send(&status(true, 10_000)).await;
@@ -116,16 +104,16 @@ async fn enrage_notifier_reads_zone_and_boss_hp_from_game_state() {
     assert_eq!(notices.len(), 1, "one countdown line");
     assert_eq!(notices[0].message.to_string(), "Seconds remaining : 9");
     // The boss goes (game state's despawn event): the countdown stops.
-    play.send(&at("S_DESPAWN_NPC", despawn_npc(BOSS))).await;
+    play.send_named("S_DESPAWN_NPC", despawn_npc(BOSS)).await;
     let got = play.wait(Duration::from_millis(1300)).await;
     assert!(got.of::<s_dungeon_event_message::V2>().is_empty());
 
     // Silent in Harrowhold.
-    play.send(&at("S_LOAD_TOPO", load_topo(9950, far, false)))
+    play.send_named("S_LOAD_TOPO", load_topo(9950, far, false))
         .await;
-    play.send(&at("S_SPAWN_NPC", spawn_npc(BOSS, 1000, 950, far)))
+    play.send_named("S_SPAWN_NPC", spawn_npc(BOSS, 1000, 950, far))
         .await;
-    play.send(&at("S_BOSS_GAGE_INFO", boss_gage(BOSS, 800, 1000)))
+    play.send_named("S_BOSS_GAGE_INFO", boss_gage(BOSS, 800, 1000))
         .await;
     let got = play.send(&status(true, 60_000)).await;
     assert!(got.client.len() == 1 && got.of::<s_dungeon_event_message::V2>().is_empty());
@@ -142,12 +130,12 @@ async fn enrage_notifier_migrates_its_version_1_settings() {
     )
     .unwrap();
     let (mut play, _) = play(Some(dir.path()), enrage_notifier::EnrageNotifier::new).await;
-    let got = play.send(&chat("!enrage status")).await;
+    let got = play.command("enrage status").await;
     assert_eq!(
         replies(&got),
         ["Enrage message enabled, notice to screen enabled"]
     );
-    play.send(&chat("!enrage")).await;
+    play.command("enrage").await;
     end(play).await;
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -156,8 +144,8 @@ async fn enrage_notifier_migrates_its_version_1_settings() {
     assert_eq!(saved["data"]["enable"], false);
 }
 
-fn quest(id: i32) -> Vec<u8> {
-    enc(&s_complete_event_matching_quest::V1 { id })
+fn quest(id: i32) -> s_complete_event_matching_quest::V1 {
+    s_complete_event_matching_quest::V1 { id }
 }
 
 #[tokio::test]
@@ -178,27 +166,31 @@ async fn auto_vanguard_completes_quests_and_follows_game_events() {
     assert_eq!(extra, [0, 1]);
 
     // Ann excluded (game state's name): her quests are left alone.
-    let got = play.send(&chat("!vg add")).await;
+    let got = play.command("vg add").await;
     assert_eq!(replies(&got), ["Ann is excluded from auto-vanguard."]);
     let got = play.send(&quest(6)).await;
-    assert_eq!(got.client, [quest(6)]);
+    assert_eq!(got.client, [play.encode(&quest(6))]);
     assert!(got.server.is_empty());
     // Entering the game again (game state's enter_game) says so.
-    play.send(&at("S_RETURN_TO_LOBBY", empty())).await;
+    play.send_named("S_RETURN_TO_LOBBY", empty()).await;
     let got = play
-        .send(&at("S_LOGIN", login(10101, "Ann", 65, 0, true)))
+        .send_named("S_LOGIN", login(10101, "Ann", 65, 0, true))
         .await;
     assert_eq!(replies(&got), ["Ann is excluded from auto-vanguard."]);
-    let got = play.send(&chat("!vg rm")).await;
+    let got = play.command("vg rm").await;
     assert_eq!(replies(&got), ["Ann is included in auto-vanguard again."]);
-    let got = play.send(&chat("!vg")).await;
+    let got = play.command("vg").await;
     assert_eq!(replies(&got), ["Disabled"]);
     let got = play.send(&quest(7)).await;
-    assert_eq!(got.client, [quest(7)], "disabled: the notice passes");
+    assert_eq!(
+        got.client,
+        [play.encode(&quest(7))],
+        "disabled: the notice passes"
+    );
     end(play).await;
 }
 
-fn cameras(got: &Got) -> Vec<u32> {
+fn cameras(got: &Arrived) -> Vec<u32> {
     got.of::<s_dungeon_camera_set::V1>()
         .iter()
         .map(|c| {
@@ -208,11 +200,11 @@ fn cameras(got: &Got) -> Vec<u32> {
         .collect()
 }
 
-async fn reload(play: &mut Play) -> Got {
+async fn reload(play: &mut TestPeers) -> Arrived {
     let origin = v(0.0, 0.0, 0.0);
-    play.send(&at("S_LOAD_TOPO", load_topo(9713, origin, false)))
+    play.send_named("S_LOAD_TOPO", load_topo(9713, origin, false))
         .await;
-    play.send(&at("S_SPAWN_ME", spawn_me(origin, 0, true)))
+    play.send_named("S_SPAWN_ME", spawn_me(origin, 0, true))
         .await;
     play.wait(Duration::from_millis(1200)).await
 }
@@ -225,18 +217,18 @@ async fn camera_distance_keeps_distances_in_its_settings() {
     let got = play.wait(Duration::from_millis(1200)).await;
     assert_eq!(cameras(&got), [800], "the default, a second after spawning");
 
-    let got = play.send(&chat("!cam add 1200")).await;
+    let got = play.command("cam add 1200").await;
     assert_eq!(replies(&got), ["Distance of Ann set at 1200."]);
-    play.send(&chat("!cam set 1000")).await;
+    play.command("cam set 1000").await;
     assert_eq!(cameras(&reload(&mut play).await), [1200], "Ann's own");
-    let got = play.send(&chat("!cam rm")).await;
+    let got = play.command("cam rm").await;
     assert_eq!(replies(&got), ["Removed the distance of Ann."]);
     assert_eq!(cameras(&reload(&mut play).await), [1000], "the new default");
-    let got = play.send(&chat("!cam 650")).await;
+    let got = play.command("cam 650").await;
     assert_eq!(cameras(&got), [650], "at once");
-    let got = play.send(&chat("!cam x")).await;
+    let got = play.command("cam x").await;
     assert_eq!(replies(&got), ["usage: !cam [N|add N|rm|set N]"]);
-    play.send(&chat("!cam")).await;
+    play.command("cam").await;
     assert!(cameras(&reload(&mut play).await).is_empty(), "disabled");
     end(play).await;
 
@@ -248,17 +240,17 @@ async fn camera_distance_keeps_distances_in_its_settings() {
     assert_eq!(saved["data"]["enable"], false);
 }
 
-fn drop_item(game_id: u64, item: i32, x: f32) -> Vec<u8> {
-    enc(&s_spawn_dropitem::V9 {
+fn drop_item(game_id: u64, item: i32, x: f32) -> s_spawn_dropitem::V9<'static> {
+    s_spawn_dropitem::V9 {
         game_id,
         loc: v(x, 0.0, 0.0),
         item,
         amount: 1,
         ..Default::default()
-    })
+    }
 }
 
-fn looted(got: &Got) -> Vec<u64> {
+fn looted(got: &Arrived) -> Vec<u64> {
     got.of::<c_try_loot_dropitem::V4>()
         .iter()
         .map(|l| l.game_id)
@@ -267,47 +259,50 @@ fn looted(got: &Got) -> Vec<u64> {
 
 fn walk(x: f32) -> Vec<u8> {
     let to = v(x, 0.0, 0.0);
-    at("C_PLAYER_LOCATION", player_location(to, 0, to))
+    player_location(to, 0, to)
 }
 
 #[tokio::test]
 async fn auto_loot_loots_what_is_in_reach_of_game_states_position() {
     let (mut play, _) = play(None, auto_loot::AutoLoot::new).await;
     enter(&mut play, "Ann", 9713).await;
-    let got = play.send(&chat("!loot")).await;
+    let got = play.command("loot").await;
     assert_eq!(replies(&got), ["Auto-loot enabled"]);
-    play.send(&walk(0.0)).await;
+    play.send_named("C_PLAYER_LOCATION", walk(0.0)).await;
     // A blacklisted mote at hand, an item far away.
     play.send(&drop_item(1, 8000, 10.0)).await;
     play.send(&drop_item(2, 100, 500.0)).await;
     let got = play.wait(Duration::from_millis(700)).await;
     assert!(looted(&got).is_empty(), "{got:?}");
     // Walking up to it (game state's position).
-    play.send(&walk(450.0)).await;
+    play.send_named("C_PLAYER_LOCATION", walk(450.0)).await;
     let got = play.wait(Duration::from_millis(500)).await;
     assert_eq!(looted(&got)[0], 2);
-    play.send(&enc(&s_despawn_dropitem::V4 { game_id: 2 }))
-        .await;
+    play.send(&s_despawn_dropitem::V4 { game_id: 2 }).await;
 
     // In combat: only once told to.
-    play.send(&at("S_USER_STATUS", user_status(ME, 1))).await;
+    play.send_named("S_USER_STATUS", user_status(ME, 1)).await;
     play.send(&drop_item(3, 101, 440.0)).await;
     let got = play.wait(Duration::from_millis(500)).await;
     assert!(looted(&got).is_empty());
-    let got = play.send(&chat("!loot combat")).await;
+    let got = play.command("loot combat").await;
     assert_eq!(replies(&got), ["Looting in combat enabled"]);
     let got = play.wait(Duration::from_millis(500)).await;
     assert_eq!(looted(&got)[0], 3);
 
     // A loading screen clears the ground.
-    play.send(&at(
-        "S_LOAD_TOPO",
-        load_topo(9713, v(440.0, 0.0, 0.0), false),
-    ))
-    .await;
+    play.send_named("S_LOAD_TOPO", load_topo(9713, v(440.0, 0.0, 0.0), false))
+        .await;
     let got = play.wait(Duration::from_millis(500)).await;
     assert!(looted(&got).is_empty());
-    let got = play.send(&chat("!loot blacklist add 101")).await;
+    // The item's chat link, as the client writes a shift-click into chat.
+    let link = r#"<ChatLinkAction param="1#####101@7@Ann">&lt;Pie&gt;</ChatLinkAction>"#;
+    let got = play
+        .send(&c_chat::V1 {
+            channel: 0,
+            message: format!("<FONT>!loot blacklist add {link}</FONT>").into(),
+        })
+        .await;
     assert_eq!(replies(&got), ["Added 101 to the blacklist."]);
     play.send(&drop_item(4, 101, 440.0)).await;
     let got = play.wait(Duration::from_millis(500)).await;

@@ -9,12 +9,12 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::packets::{ME, login, spawn_me, v};
-use common::relay::{Play, connection, map};
+use common::packets::{ME, load_topo, login, spawn_me, v};
 use common::script::{Step, session};
-use tera_data::packets::{s_spawn_me, s_user_levelup};
-use tera_game_state::{Game, GameConfig, GameEvent, Submodules};
-use tera_proxy::{HookError, Mod, Setup, Verdict};
+use tera_data::packets::{c_login_arbiter, s_spawn_me, s_user_levelup};
+use tera_game_state::{Game, GameConfig, GameEvent, GameState, Submodules};
+use tera_proxy::harness::TestPeers;
+use tera_proxy::{Connection, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
 
 /// Checks each packet of the script as a mod reads game state.
 struct Checker {
@@ -50,9 +50,25 @@ impl Mod for Checker {
     }
 }
 
+/// A connection on the test map with game state (every submodule) in its
+/// context, and that game state.
+fn connection() -> (Connection, Game) {
+    let config = ProxyConfig {
+        maps: MapSource::test_map(),
+        ..ProxyConfig::default()
+    };
+    let game_state = Game::setup(GameConfig {
+        submodules: Submodules::all(),
+        ..GameConfig::default()
+    });
+    let conn = Connection::set_up(config, &[&game_state]).unwrap();
+    let game = conn.context().need().unwrap();
+    (conn, game)
+}
+
 #[tokio::test]
 async fn scripted_session_through_the_proxy() {
-    let map = map();
+    let map = std::sync::Arc::new(tera_data::protocol_map().unwrap());
     let steps: VecDeque<Step> = session()
         .into_iter()
         // The corpus's map lacks a few names (TTB_*): no opcode, no packet.
@@ -67,14 +83,10 @@ async fn scripted_session_through_the_proxy() {
         })
         .collect();
     let total = steps.len();
+    let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
     let checked = Arc::new(AtomicUsize::new(0));
 
-    let conn = connection(None);
-    let game = Game::new(GameConfig {
-        submodules: Submodules::all(),
-        ..GameConfig::default()
-    });
-    conn.add_mod(game.feeder()).unwrap();
+    let (conn, game) = connection();
     conn.add_mod(Checker {
         game: game.clone(),
         steps,
@@ -83,16 +95,14 @@ async fn scripted_session_through_the_proxy() {
     })
     .unwrap();
 
-    let mut play = Play::start(conn).await;
-    for p in &packets {
-        let got = play.send(p).await;
+    let mut play = TestPeers::start(conn).await;
+    for (p, step) in packets.iter().zip(&names) {
+        let got = play.send_named(step, p.clone()).await;
         // Game state changes nothing: each packet arrives as it was sent.
         let arrived: Vec<&Vec<u8>> = got.client.iter().chain(&got.server).collect();
         assert_eq!(arrived, [p]);
     }
-    let faults = play.handle.faults();
-    assert!(faults.is_empty(), "{faults:?}");
-    play.end().await.unwrap();
+    play.finish().await;
     assert_eq!(checked.load(Ordering::Relaxed), total);
     assert_eq!(game.state().decode_failures().0, 0);
 }
@@ -119,23 +129,77 @@ impl Mod for Injector {
 
 #[tokio::test]
 async fn game_state_reads_injected_packets_too() {
-    let map = map();
-    let at = |name: &str, mut p: Vec<u8>| {
-        tera_data::set_opcode(&mut p, map.code(name).unwrap());
-        p
-    };
-    let conn = connection(None);
-    let game = Game::new(GameConfig::default());
-    conn.add_mod(game.feeder()).unwrap();
+    let (conn, game) = connection();
     conn.add_mod(Injector).unwrap();
-    let mut play = Play::start(conn).await;
-    play.send(&at("S_LOGIN", login(10101, "Ann", 65, 0, true)))
+    let mut play = TestPeers::start(conn).await;
+    play.send_named("S_LOGIN", login(10101, "Ann", 65, 0, true))
         .await;
     let origin = v(0.0, 0.0, 0.0);
     let got = play
-        .send(&at("S_SPAWN_ME", spawn_me(origin, 0, true)))
+        .send_named("S_SPAWN_ME", spawn_me(origin, 0, true))
         .await;
-    assert_eq!(got.of::<s_user_levelup::V2>().len(), 1);
+    assert_eq!(got.expect::<s_user_levelup::V2>().level, 70);
     assert_eq!(game.state().me().level(), Some(70));
-    play.end().await.unwrap();
+    play.finish().await;
+}
+
+/// Says each new zone: the README's mod, game state from the connection's
+/// context.
+struct Zones;
+
+impl Mod for Zones {
+    const NAME: &'static str = "zones";
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        Game::subscribe(setup, |_, event, game_event| {
+            if let GameEvent::ChangeZone { zone, .. } = game_event {
+                event.message(format!("zone {zone}"));
+            }
+        })?;
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_mod_finds_game_state_in_the_connections_context() {
+    let (conn, game) = connection();
+    conn.add_mod(Zones).unwrap();
+    let mut play = TestPeers::start(conn).await;
+    let origin = v(0.0, 0.0, 0.0);
+    play.send_named("S_LOGIN", login(10101, "Ann", 65, 0, true))
+        .await;
+    let got = play
+        .send_named("S_LOAD_TOPO", load_topo(9713, origin, false))
+        .await;
+    assert_eq!(got.messages(), ["zone 9713"]);
+    assert_eq!(game.with(|s| s.me().zone()), Some(9713));
+    // The same zone again is no change.
+    play.send_named("S_SPAWN_ME", spawn_me(origin, 0, true))
+        .await;
+    let got = play
+        .send_named("S_LOAD_TOPO", load_topo(9713, origin, false))
+        .await;
+    assert!(got.messages().is_empty(), "{:?}", got.names());
+    play.finish().await;
+}
+
+#[tokio::test]
+async fn game_state_reads_the_versions_of_the_patch_the_clients_login_says() {
+    let (conn, game) = connection();
+    let mut play = TestPeers::start(conn).await;
+    assert_eq!(game.with(GameState::patch), None, "the newest until told");
+    let login = c_login_arbiter::V2 {
+        language: 6,
+        patch_version: 9205,
+        name: "ann".into(),
+        ..Default::default()
+    };
+    play.send(&login).await;
+    assert_eq!(play.handle.patch(), Some((92, 5)));
+    assert_eq!(game.with(GameState::patch), Some(92));
+    // The login itself was read by the state made at that patch.
+    assert_eq!(
+        game.with(|s| s.session().account_name().map(str::to_owned)),
+        Some("ann".to_owned())
+    );
+    play.finish().await;
 }

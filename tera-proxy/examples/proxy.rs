@@ -8,12 +8,15 @@
 //! * when the player writes in chat (`C_CHAT.1`), a notice answers.
 //!
 //! ```text
-//! cargo run -p tera-proxy --example proxy -- <server-host:port> [listen-port] [--maps DIR] [--defs DIR]
+//! cargo run -p tera-proxy --example proxy -- <server-host:port> [listen-port] [--tera-data CHECKOUT] [--maps DIR] [--defs DIR]
 //! ```
 //!
-//! Listens on 127.0.0.1 (port 0: any free port, printed). The protocol map
-//! is the compiled-in one, or with `--maps` the `protocol.REV.map` of the
-//! revision each client announces in `C_CHECK_VERSION`. Try it with the
+//! Listens on 127.0.0.1 (port 0: any free port, printed). For a real game
+//! client, `--tera-data CHECKOUT` takes maps and defs from a tera-data
+//! checkout, as tera-toolbox does: each connection the `protocol.REV.map`
+//! of the revision its client announces in `C_CHECK_VERSION`. `--maps`
+//! takes the maps of a folder; without either, the made-up test map the
+//! scripted peers speak. Try it with the
 //! scripted peers: `cargo run -p tera-proxy --example scripted -- server 9251`,
 //! this proxy on `127.0.0.1:9251 9250`, then
 //! `cargo run -p tera-proxy --example scripted -- client 127.0.0.1:9250`.
@@ -87,9 +90,9 @@ fn closed(conn: u64, result: Result<RelayStats, tera_proxy::ProxyError>) {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    const USAGE: &str = "usage: proxy <server-host:port> [listen-port] [--maps DIR] [--defs DIR]";
+    const USAGE: &str = "usage: proxy <server-host:port> [listen-port] [--tera-data CHECKOUT] [--maps DIR] [--defs DIR]";
     let mut positional = Vec::new();
-    let mut maps = MapSource::compiled_in();
+    let mut maps = MapSource::test_map();
     let mut defs = DefSource::None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -101,6 +104,14 @@ async fn main() -> std::io::Result<()> {
         };
         match arg.as_str() {
             "--maps" => maps = MapSource::folder(dir()),
+            "--tera-data" => {
+                let checkout = dir();
+                maps = MapSource::tera_data(&checkout);
+                defs = DefSource::tera_data(&checkout).unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                });
+            }
             "--defs" => match DefSource::folder(dir()) {
                 Ok(source) => defs = source,
                 Err(e) => {

@@ -10,6 +10,7 @@ use tera_dynamic::Catalog;
 use tokio::sync::Notify;
 
 use crate::commands::builtin_hooks;
+use crate::context::ConnectionContext;
 use crate::event::{Changes, Key, NewTimer, Scene};
 use crate::faults::{FaultPolicy, Reports};
 use crate::hooks::Hook;
@@ -19,6 +20,7 @@ use crate::mods::SetupTimer;
 use crate::registry::{Entry, Registry};
 use crate::slot::{Slot, Slots};
 use crate::stats::Counters;
+use crate::sysmsg::SysmsgMap;
 use crate::timers::Timers;
 use tera_net::Direction;
 
@@ -31,6 +33,10 @@ pub(crate) struct Context<'c> {
     pub(crate) map: Option<&'c ProtocolMap>,
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'c Catalog>,
+    pub(crate) context: &'c ConnectionContext,
+    pub(crate) sysmsg: Option<&'c SysmsgMap>,
+    /// The client's major patch, once read from `C_LOGIN_ARBITER`.
+    pub(crate) patch: Option<u32>,
     /// Woken when a timer is added, for the task that runs them.
     pub(crate) timer_wake: &'c Notify,
     /// Where the chain says how many timers wait, for handles.
@@ -48,6 +54,9 @@ impl<'c> Context<'c> {
             map: self.map,
             revision: self.revision,
             defs: self.defs,
+            context: self.context,
+            sysmsg: self.sysmsg,
+            patch: self.patch,
             ids: self.ids,
             reports: self.reports,
         }
@@ -118,7 +127,7 @@ impl Chain {
             self.start_commands(cx);
             self.slots.commands.state.register(name, id);
         }
-        self.registry.add(id, owner, key, meta, cx.map);
+        self.registry.add(id, owner, key, meta, cx.map, cx.patch);
     }
 
     /// Adds the built-in command mod's hooks, once.
@@ -128,8 +137,14 @@ impl Chain {
         }
         for hook in builtin_hooks() {
             let key = self.slots.commands.insert(hook.f);
-            self.registry
-                .add(cx.ids.hook(), Owner::Commands, key, hook.meta, cx.map);
+            self.registry.add(
+                cx.ids.hook(),
+                Owner::Commands,
+                key,
+                hook.meta,
+                cx.map,
+                cx.patch,
+            );
         }
     }
 
@@ -198,7 +213,14 @@ impl Chain {
 
     /// The map is known: every hook is resolved under it.
     pub(crate) fn set_map(&mut self, cx: &Context<'_>) {
-        self.registry.resolve(cx.map, cx.revision, cx.reports);
+        self.registry
+            .resolve(cx.map, cx.revision, cx.patch, Some(cx.reports));
+    }
+
+    /// The client's patch is known: hooks for other patches stop, hooks
+    /// for it start.
+    pub(crate) fn set_patch(&mut self, cx: &Context<'_>) {
+        self.registry.resolve(cx.map, cx.revision, cx.patch, None);
     }
 
     /// When the next timer is due.

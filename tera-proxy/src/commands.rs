@@ -8,6 +8,7 @@
 use tera_data::packets::{c_chat, s_join_private_channel, s_private_chat};
 use tera_net::Direction;
 
+pub use crate::chat_link::ChatLink;
 use crate::event::{Call, Event, Input};
 use crate::hooks::{Hook, call_fn};
 use crate::id::HookId;
@@ -27,7 +28,10 @@ const CHAT_CHANNEL: u32 = 11 + CHANNEL_INDEX as u32;
 /// replies to the player.
 pub struct Command<'c, 'e, M = ()> {
     event: &'c mut Event<'e, M>,
+    /// The line as text (markup removed, entities read).
     line: &'c str,
+    /// The line as typed (the chat line's outer tags removed).
+    raw: &'c str,
 }
 
 impl<M> core::fmt::Debug for Command<'_, '_, M> {
@@ -51,6 +55,32 @@ impl<'e, M> Command<'_, 'e, M> {
         self.line
     }
 
+    /// The arguments as tera-toolbox gives them to commands: split at
+    /// spaces outside tags, with their markup; a chat link (an item, a
+    /// quest, a location the player shift-clicked in) is one argument,
+    /// `<ChatLinkAction param="1#####12345@...">&lt;Name&gt;</ChatLinkAction>`.
+    /// [`links`](Command::links) reads them.
+    #[must_use]
+    pub fn raw_args(&self) -> Vec<&str> {
+        crate::chat_link::split_outside_tags(self.raw)
+            .into_iter()
+            .skip(1)
+            .collect()
+    }
+
+    /// The line as typed, the command's name first: the chat line's outer
+    /// tags removed, links and entities kept.
+    #[must_use]
+    pub fn raw_line(&self) -> &str {
+        self.raw
+    }
+
+    /// The chat links of the line, in order.
+    #[must_use]
+    pub fn links(&self) -> Vec<ChatLink> {
+        ChatLink::find_all(self.raw)
+    }
+
     /// Sends `text` to the player, as a line of the proxy's channel.
     pub fn reply(&mut self, text: impl Into<String>) {
         reply(self.event, text.into());
@@ -70,8 +100,10 @@ pub(crate) fn command_hook<M: 'static>(
     mut handler: impl FnMut(&mut M, &mut Command<'_, '_, M>) + Send + 'static,
 ) -> Hook<M> {
     let f = call_fn(move |me: &mut M, event: &mut Event<'_, M>, input| {
-        if let Input::Line(line) = input {
-            handler(me, &mut Command { event, line });
+        if let Input::Line(raw) = input {
+            let line = strip_tags(raw);
+            let line = line.trim();
+            handler(me, &mut Command { event, line, raw });
         }
         Some((Verdict::Pass, None))
     });
@@ -107,7 +139,8 @@ impl Commands {
 /// hook, and the channel's join.
 pub(crate) fn builtin_hooks() -> [Hook<Commands>; 2] {
     let lines = Hook::on_state::<c_chat::V1>(|commands: &mut Commands, event, chat| {
-        let text = strip_tags(&chat.message.to_string());
+        let message = chat.message.to_string();
+        let text = strip_tags(&message);
         let in_channel = chat.channel == CHAT_CHANNEL;
         let line = if in_channel {
             text.trim()
@@ -116,6 +149,12 @@ pub(crate) fn builtin_hooks() -> [Hook<Commands>; 2] {
                 Some(rest) if !rest.starts_with('!') => rest,
                 _ => return Verdict::Pass,
             }
+        };
+        let raw = strip_outer_tags(&message).trim();
+        let raw = if in_channel {
+            raw
+        } else {
+            raw.strip_prefix('!').unwrap_or(raw)
         };
         let name = line
             .split_whitespace()
@@ -126,7 +165,7 @@ pub(crate) fn builtin_hooks() -> [Hook<Commands>; 2] {
             Some(hook) => {
                 event.cx.changes.calls.push_back(Call::Command {
                     hook,
-                    line: line.to_owned(),
+                    line: raw.to_owned(),
                 });
                 Verdict::Block
             }
@@ -184,6 +223,30 @@ fn join_channel<M>(event: &mut Event<'_, M>) {
     }
 }
 
+/// A chat line without the tags the client wraps it in (`<FONT>...</FONT>`),
+/// as tera-toolbox's command module reads it: tags inside (chat links)
+/// are kept.
+fn strip_outer_tags(message: &str) -> &str {
+    let mut line = message.trim();
+    while line.starts_with('<') && !line.starts_with("<ChatLinkAction") {
+        let Some(end) = line.find('>') else { break };
+        line = line.get(end + 1..).unwrap_or_default();
+    }
+    while line.ends_with('>') {
+        match line.rfind("</") {
+            Some(start)
+                if line
+                    .get(start..)
+                    .is_some_and(|tag| !tag.starts_with("</ChatLinkAction")) =>
+            {
+                line = line.get(..start).unwrap_or_default();
+            }
+            _ => break,
+        }
+    }
+    line
+}
+
 /// The text of a chat line without its markup (the client wraps what the
 /// player types in `<FONT>` tags) and with `&amp;`-style entities read.
 fn strip_tags(message: &str) -> String {
@@ -197,15 +260,23 @@ fn strip_tags(message: &str) -> String {
             _ => {}
         }
     }
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
+    crate::chat_link::read_entities(&text)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::strip_tags;
+    use super::{strip_outer_tags, strip_tags};
+
+    #[test]
+    fn outer_tags_go_and_links_stay() {
+        let link = r#"<ChatLinkAction param="1#####12345@6@Ann">&lt;Pie&gt;</ChatLinkAction>"#;
+        assert_eq!(
+            strip_outer_tags(&format!("<FONT>!loot add {link}</FONT>")),
+            format!("!loot add {link}")
+        );
+        assert_eq!(strip_outer_tags(&format!("<FONT>{link}</FONT>")), link);
+        assert_eq!(strip_outer_tags("plain"), "plain");
+    }
 
     #[test]
     fn tags_are_stripped_and_entities_read() {

@@ -55,6 +55,18 @@ impl DefSource {
         Ok(DefSource::Catalog(Arc::new(catalog)))
     }
 
+    /// The defs of a tera-data checkout: its `definitions` folder (the
+    /// checkout itself when it has none).
+    ///
+    /// # Errors
+    /// As [`folder`](DefSource::folder).
+    pub fn tera_data(checkout: impl AsRef<Path>) -> Result<DefSource, DefsError> {
+        DefSource::folder(crate::version::checkout_folder(
+            checkout.as_ref(),
+            &["definitions"],
+        ))
+    }
+
     /// The defs, if any.
     #[must_use]
     pub fn catalog(&self) -> Option<&Catalog> {

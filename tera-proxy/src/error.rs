@@ -105,6 +105,10 @@ pub enum PacketError {
     /// The protocol map has no opcode for the packet.
     #[error("the protocol map has no opcode for {0}")]
     NoOpcode(&'static str),
+    /// The connection's map (or its lack of one) has no opcode for a
+    /// packet of a def a mod ships.
+    #[error("the connection's protocol map has no opcode for {0}")]
+    NoOpcodeFor(String),
     /// The packet's name says no direction (`C_`, `S_` or `I_`): send it
     /// with an explicit one.
     #[error("{0}: the name does not say a direction (C_, S_ or I_)")]
@@ -167,5 +171,20 @@ pub enum HookError {
         name: String,
         /// The map's revision, if known.
         revision: Option<u32>,
+    },
+    /// A mod needs a value of this type in its connection's context
+    /// ([`ConnectionContext::need`](crate::ConnectionContext::need)), and
+    /// no setup put one in.
+    #[error(
+        "the connection's context has no {0}: add the setup that puts it in (Proxy::with_setup)"
+    )]
+    MissingContext(&'static str),
+    /// A def a mod ships does not read.
+    #[error("{def}: {report}")]
+    BadDef {
+        /// The def (`NAME.VERSION.def`).
+        def: String,
+        /// What is wrong, and where.
+        report: String,
     },
 }

@@ -11,12 +11,14 @@ use tera_dynamic::{Catalog, Record};
 use tera_net::Direction;
 use tera_packets::Packet;
 
+use crate::context::ConnectionContext;
 use crate::dynamic::{DynamicError, schema_of};
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::PacketError;
 use crate::faults::Reports;
 use crate::id::{HookId, Ids, ModId, Owner, SignalId, TimerId};
 use crate::meta::{HookMeta, Version};
+use crate::sysmsg::{SysmsgError, SysmsgMap, SystemMessage};
 use crate::verdict::Outcome;
 
 /// A packet a hook, a timer or a handle injects.
@@ -171,6 +173,9 @@ pub(crate) struct Scene<'s> {
     pub(crate) map: Option<&'s ProtocolMap>,
     pub(crate) revision: Option<u32>,
     pub(crate) defs: Option<&'s Catalog>,
+    pub(crate) context: &'s ConnectionContext,
+    pub(crate) sysmsg: Option<&'s SysmsgMap>,
+    pub(crate) patch: Option<u32>,
     pub(crate) ids: &'s Ids,
     pub(crate) reports: &'s Reports,
 }
@@ -270,10 +275,75 @@ impl<'e, M> Event<'e, M> {
         self.cx.scene.revision
     }
 
+    /// The major patch of the connection's client (tera-toolbox's
+    /// `majorPatchVersion`), read from its `C_LOGIN_ARBITER`
+    /// (`patchVersion`: 10002 is patch 100.02); `None` before it.
+    #[must_use]
+    pub fn patch(&self) -> Option<u32> {
+        self.cx.scene.patch
+    }
+
     /// The connection's protocol map, once known.
     #[must_use]
     pub fn protocol_map(&self) -> Option<&ProtocolMap> {
         self.cx.scene.map
+    }
+
+    /// The connection's value of type `T`, put in its
+    /// [`ConnectionContext`] by a setup (a game state, ...).
+    #[must_use]
+    pub fn context<T: 'static>(&self) -> Option<&'e T> {
+        self.cx.scene.context.get()
+    }
+
+    /// The sysmsg map of the connection's revision (from the map folder,
+    /// as [`MapFolder::sysmsg`](crate::MapFolder::sysmsg) finds it), if
+    /// it has one.
+    #[must_use]
+    pub fn sysmsg(&self) -> Option<&'e SysmsgMap> {
+        self.cx.scene.sysmsg
+    }
+
+    /// Reads a system message with the connection's sysmsg map
+    /// (tera-toolbox's `mod.parseSystemMessage`).
+    ///
+    /// # Errors
+    /// [`SysmsgError::NoMap`] without a sysmsg map, else as
+    /// [`SysmsgMap::parse_message`].
+    pub fn parse_system_message(&self, message: &str) -> Result<SystemMessage, SysmsgError> {
+        self.sysmsg()
+            .ok_or(SysmsgError::NoMap)?
+            .parse_message(message)
+    }
+
+    /// Writes a system message with the connection's sysmsg map
+    /// (tera-toolbox's `mod.buildSystemMessage`).
+    ///
+    /// # Errors
+    /// [`SysmsgError::NoMap`] without a sysmsg map, else as
+    /// [`SysmsgMap::build_message`].
+    pub fn build_system_message(
+        &self,
+        id: &str,
+        tokens: &[(&str, &str)],
+    ) -> Result<String, SysmsgError> {
+        self.sysmsg()
+            .ok_or(SysmsgError::NoMap)?
+            .build_message(id, tokens)
+    }
+
+    /// Logs `text` as the mod's (tera-toolbox's `mod.log`): a `tracing`
+    /// event of target `tera_proxy::mods` at level INFO with field
+    /// `module`, the mod's name (none for a hook outside any mod), which
+    /// a subscriber prints as `[NAME] text`.
+    pub fn log(&self, text: impl core::fmt::Display) {
+        crate::log::info(self.cx.owner.name(), &text);
+    }
+
+    /// Logs `text` as the mod's warning (`mod.warn`): as
+    /// [`log`](Event::log), at level WARN.
+    pub fn warn(&self, text: impl core::fmt::Display) {
+        crate::log::warn(self.cx.owner.name(), &text);
     }
 
     /// The connection's runtime defs, if it has any.

@@ -47,8 +47,14 @@ pub struct Fault {
 
 /// A hook that can never run: its name is not in the connection's map.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("hook {hook} on {name} never runs: the protocol map{} has no such packet", revision.map(|r| format!(" of revision {r}")).unwrap_or_default())]
+#[error(
+    "{}hook {hook} on {name} never runs: the protocol map{} has no such packet",
+    module.as_deref().map(|m| format!("mod {m}: ")).unwrap_or_default(),
+    revision.map(|r| format!(" of revision {r}")).unwrap_or_default()
+)]
 pub struct UnknownName {
+    /// The mod of the hook, if it has one.
+    pub module: Option<String>,
     /// The hook.
     pub hook: HookId,
     /// The name it was registered for.

@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
-use tera_data::AnyPacket;
+use tera_data::{AnyPacket, ProtocolMap};
 use tera_net::Direction;
 use tera_packets::Packet;
 
+use crate::context::ConnectionContext;
 use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
 use crate::error::{HookError, SendError};
 use crate::faults::{Fault, UnknownName};
@@ -17,6 +18,7 @@ use crate::queue::Batches;
 use crate::settings::SettingsProblem;
 use crate::shared::{Shared, lock};
 use crate::stats::RelayStats;
+use crate::sysmsg::SysmsgMap;
 use crate::version::MapLoadError;
 
 /// A handle to a connection, to add and remove hooks and mods, inject
@@ -54,6 +56,12 @@ impl ConnectionHandle {
         self.shared.add_hook(hook)
     }
 
+    /// What the connection's setups put in for every mod.
+    #[must_use]
+    pub fn context(&self) -> &ConnectionContext {
+        self.shared.shared_values()
+    }
+
     /// Removes a hook, before the next packet.
     pub fn remove_hook(&self, id: HookId) {
         self.shared.queue_change(|p| p.changes.removed.push(id));
@@ -64,10 +72,15 @@ impl ConnectionHandle {
     /// calls its [`Mod::install`] and adds what it registered, before the
     /// next packet. Its hooks, commands and timers get `module`.
     ///
+    /// A hook on a name the connection's map lacks does not stop the mod
+    /// (as in tera-toolbox, which logs it and goes on): it is reported in
+    /// [`unknown_names`](ConnectionHandle::unknown_names), with the mod's
+    /// name and the packet's, and logged as a warning; the mod's other
+    /// hooks install.
+    ///
     /// # Errors
-    /// The error of its `install`, or of one of its hooks as
-    /// [`add_hook`](ConnectionHandle::add_hook) gives it: then nothing of
-    /// the mod is installed.
+    /// The error of its `install`, or a dynamic hook whose def the
+    /// connection does not have: then nothing of the mod is installed.
     pub fn add_mod<M: Mod>(&self, module: M) -> Result<ModId, HookError> {
         self.shared.add_mod(module)
     }
@@ -134,6 +147,25 @@ impl ConnectionHandle {
     #[must_use]
     pub fn revision(&self) -> Option<u32> {
         self.shared.map().1
+    }
+
+    /// The connection's protocol map, once known.
+    #[must_use]
+    pub fn protocol_map(&self) -> Option<Arc<ProtocolMap>> {
+        self.shared.map_arc()
+    }
+
+    /// The client's patch, `(major, minor)`, once its `C_LOGIN_ARBITER`
+    /// has said it.
+    #[must_use]
+    pub fn patch(&self) -> Option<(u32, u32)> {
+        self.shared.patch()
+    }
+
+    /// The connection's sysmsg map, once known.
+    #[must_use]
+    pub fn sysmsg(&self) -> Option<Arc<SysmsgMap>> {
+        self.shared.sysmsg()
     }
 
     /// Whether the connection has a protocol map.

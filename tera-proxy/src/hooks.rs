@@ -1,6 +1,8 @@
 //! Hooks: what they are registered for, in which order they run, which
 //! packets they see, and their functions, which get the state of their mod.
 
+use std::ops::RangeBounds;
+
 use tera_data::{AnyPacket, PACKETS, ProtocolMap, latest_version};
 use tera_dynamic::{Catalog, Record};
 use tera_packets::{Packet, PacketType};
@@ -101,6 +103,58 @@ impl<M> Hook<M> {
     pub fn once(mut self) -> Self {
         self.meta.once = true;
         self
+    }
+
+    /// Runs the hook only on connections whose client's major patch is in
+    /// `patches` (read from the client's `C_LOGIN_ARBITER`, see
+    /// [`Event::patch`]): a packet's def version chosen by patch, as
+    /// tera-toolbox mods write `mod.majorPatchVersion >= 101 ? 17 : 16`.
+    /// While the patch is unknown (before the login, or a client that
+    /// never says it), only a hook whose range has no upper bound runs:
+    /// the newest clients'.
+    ///
+    /// ```
+    /// use tera_data::packets::s_chat;
+    /// use tera_proxy::{Hook, Verdict};
+    ///
+    /// let old = Hook::raw("S_CHAT", |_, _| Verdict::Pass).patches(..92);
+    /// let new = Hook::on::<s_chat::V4>(|_, _| Verdict::Pass).patches(92..);
+    /// ```
+    #[must_use]
+    pub fn patches(mut self, patches: impl RangeBounds<u32>) -> Self {
+        self.meta.patches = Some((patches.start_bound().cloned(), patches.end_bound().cloned()));
+        self
+    }
+
+    /// One hook per row of `versions`, `(since_patch, version)` in
+    /// ascending patch order, each made by `make(version)` and run on the
+    /// patches from its row's to the next row's
+    /// ([`patches`](Hook::patches)): a packet whose def version changed
+    /// between patches, hooked once in the mod's code. With a dynamic
+    /// hook, one function reads every version's fields by name.
+    ///
+    /// ```
+    /// use tera_proxy::{Hook, Verdict, Version};
+    ///
+    /// // S_PARTY_MEMBER_STAT_UPDATE.3 before patch 108, .4 from it on.
+    /// let hooks = Hook::by_patch(&[(0, 3), (108, 4)], |version| {
+    ///     Hook::dynamic("S_PARTY_MEMBER_STAT_UPDATE", Version::Exact(version), |_, stat| {
+    ///         println!("{:?}", stat.get("curHp"));
+    ///         Verdict::Pass
+    ///     })
+    /// });
+    /// assert_eq!(hooks.len(), 2);
+    /// ```
+    pub fn by_patch(versions: &[(u32, u32)], mut make: impl FnMut(u32) -> Hook<M>) -> Vec<Hook<M>> {
+        let mut hooks = Vec::with_capacity(versions.len());
+        for (at, &(since, version)) in versions.iter().enumerate() {
+            let hook = make(version);
+            hooks.push(match versions.get(at + 1) {
+                Some(&(next, _)) => hook.patches(since..next),
+                None => hook.patches(since..),
+            });
+        }
+        hooks
     }
 
     /// What the hook is for: `*`, `S_CHAT` (raw), `S_CHAT.4` (typed),

@@ -3,6 +3,8 @@
 //! whether it runs once. The registry keeps this; the function stays with
 //! its mod's state.
 
+use std::ops::{Bound, RangeBounds};
+
 use crate::id::SignalId;
 use crate::verdict::Filter;
 
@@ -35,6 +37,8 @@ pub(crate) enum HookKind {
     Typed(u32),
     /// The packet decoded by a runtime def.
     Dynamic(Version),
+    /// The packet decoded by a def the mod ships, of this version.
+    Shipped(u32),
     /// A line typed in chat for the in-game command of the hook's name.
     Command,
     /// A value emitted on a [`Signal`](crate::Signal).
@@ -50,6 +54,8 @@ pub(crate) struct HookMeta {
     pub(crate) order: i32,
     pub(crate) filter: Filter,
     pub(crate) once: bool,
+    /// The client major patches the hook runs on (`None`: all).
+    pub(crate) patches: Option<(Bound<u32>, Bound<u32>)>,
 }
 
 impl HookMeta {
@@ -60,6 +66,18 @@ impl HookMeta {
             order: 0,
             filter: Filter::default(),
             once: false,
+            patches: None,
+        }
+    }
+
+    /// Whether the hook runs on a connection whose client's major patch
+    /// is `patch`: any patch in its range; while the patch is unknown,
+    /// only a range without an upper bound (the newest clients').
+    pub(crate) fn runs_on(&self, patch: Option<u32>) -> bool {
+        match (self.patches, patch) {
+            (None, _) => true,
+            (Some(range), Some(patch)) => range.contains(&patch),
+            (Some((_, end)), None) => end == Bound::Unbounded,
         }
     }
 
@@ -67,7 +85,9 @@ impl HookMeta {
     /// by name.
     pub(crate) fn packet_name(&self) -> Option<&str> {
         match self.kind {
-            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_) => self.name.as_deref(),
+            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_) | HookKind::Shipped(_) => {
+                self.name.as_deref()
+            }
             HookKind::Command | HookKind::Signal(_) => None,
         }
     }
@@ -77,7 +97,7 @@ impl HookMeta {
     pub(crate) fn on_packets(&self) -> bool {
         matches!(
             self.kind,
-            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_)
+            HookKind::Raw | HookKind::Typed(_) | HookKind::Dynamic(_) | HookKind::Shipped(_)
         )
     }
 
@@ -90,6 +110,7 @@ impl HookMeta {
             HookKind::Typed(version) => format!("{name}.{version}"),
             HookKind::Dynamic(Version::Exact(v)) => format!("{name}.{v} (runtime def)"),
             HookKind::Dynamic(Version::Latest) => format!("{name}.latest (runtime def)"),
+            HookKind::Shipped(v) => format!("{name}.{v} (the mod's def)"),
             HookKind::Command => format!("command {name}"),
             HookKind::Signal(id) => format!("signal {id}"),
         }

@@ -10,6 +10,7 @@ use tera_dynamic::Record;
 use tera_packets::PacketType;
 
 use crate::commands::{Command, command_hook};
+use crate::context::ConnectionContext;
 use crate::error::HookError;
 use crate::event::{CallFn, Event, Fns, Key};
 use crate::hooks::Hook;
@@ -17,6 +18,7 @@ use crate::id::{HookId, Ids, TimerId};
 use crate::meta::{HookMeta, Version};
 use crate::raw::RawPacket;
 use crate::settings::SettingsFile;
+use crate::shipped::{PacketDef, shipped_hook};
 use crate::timers::{MIN_PERIOD, interval_fn, timeout_fn};
 use crate::verdict::Verdict;
 
@@ -126,6 +128,12 @@ pub trait Mod: Send + Sized + 'static {
         None
     }
 
+    /// Called once when the mod leaves its connection (the connection
+    /// ends, the proxy stops, or the mod is removed), before its settings
+    /// are saved: tera-toolbox's `destructor`. Put back what the mod
+    /// changed outside itself; a panic here is logged. Default: nothing.
+    fn unload(&mut self) {}
+
     /// A hook on packet type `P`, as [`Hook::on`], whose function also gets
     /// the mod's state.
     fn on<P: PacketType + 'static>(
@@ -174,6 +182,20 @@ pub trait Mod: Send + Sized + 'static {
         Hook::dynamic_state(name, version, hook)
     }
 
+    /// A hook on the packets of a def the mod ships ([`PacketDef`], as
+    /// tera-toolbox's `dispatch.addDefinition`): `hook` reads and changes
+    /// fields by name, as a [dynamic](Mod::dynamic) hook's, and a changed
+    /// value is re-encoded by the def. A packet that does not decode is
+    /// passed on without calling it.
+    fn shipped(
+        def: &PacketDef,
+        hook: impl for<'e, 'p> FnMut(&mut Self, &mut Event<'e, Self>, &mut Record<'p>) -> Verdict
+        + Send
+        + 'static,
+    ) -> Hook<Self> {
+        shipped_hook(def, hook)
+    }
+
     /// An in-game command `name` (see [`Command`]) whose handler gets the
     /// mod's state: a hook of the built-in command mod's lines, added as
     /// any other hook. Names are compared in lower case; when two mods
@@ -197,7 +219,9 @@ pub(crate) struct SetupTimer {
 /// What mod `M` registers while it is installed on a connection: hooks
 /// (and commands, signal subscribers) and timers of `M`.
 pub struct Setup<M> {
+    name: &'static str,
     ids: Arc<Ids>,
+    context: Arc<ConnectionContext>,
     pub(crate) fns: Fns<M>,
     pub(crate) hooks: Vec<(HookId, Key, HookMeta)>,
     pub(crate) timers: Vec<SetupTimer>,
@@ -213,13 +237,46 @@ impl<M> core::fmt::Debug for Setup<M> {
 }
 
 impl<M: 'static> Setup<M> {
-    pub(crate) fn new(ids: Arc<Ids>) -> Setup<M> {
+    pub(crate) fn new(
+        name: &'static str,
+        ids: Arc<Ids>,
+        context: Arc<ConnectionContext>,
+    ) -> Setup<M> {
         Setup {
+            name,
             ids,
+            context,
             fns: Fns::default(),
             hooks: Vec::new(),
             timers: Vec::new(),
         }
+    }
+
+    /// The connection's value of type `T`, put in its
+    /// [`ConnectionContext`] by a setup.
+    #[must_use]
+    pub fn context<T: 'static>(&self) -> Option<&T> {
+        self.context.get()
+    }
+
+    /// A clone of the connection's value of type `T` (see
+    /// [`ConnectionContext::need`]).
+    ///
+    /// # Errors
+    /// [`HookError::MissingContext`] when no setup put one in.
+    pub fn need<T: Clone + 'static>(&self) -> Result<T, HookError> {
+        self.context.need()
+    }
+
+    /// Logs `text` as the mod's (tera-toolbox's `mod.log`; see
+    /// [`Event::log`]).
+    pub fn log(&self, text: impl core::fmt::Display) {
+        crate::log::info(Some(self.name), &text);
+    }
+
+    /// Logs `text` as the mod's warning (`mod.warn`).
+    pub fn warn(&self, text: impl core::fmt::Display) {
+        crate::log::warn(Some(self.name), &text);
     }
 
     /// Registers a hook of the mod ([`Mod::on`] and the like, a command,

@@ -10,10 +10,12 @@ use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 
 use crate::config::ProxyConfig;
+use crate::context::ConnectionContext;
 use crate::error::{HookError, ProxyError};
 use crate::handle::ConnectionHandle;
 use crate::mods::Mod;
 use crate::relay::Connection;
+use crate::setup::{ConnectionSetup, Setups};
 use crate::stats::RelayStats;
 
 type Install = Arc<dyn Fn(&Connection) -> Result<(), HookError> + Send + Sync>;
@@ -43,7 +45,7 @@ type OnClose = Arc<dyn Fn(u64, &ConnectionHandle, Result<RelayStats, ProxyError>
 ///
 /// # async fn example() -> std::io::Result<()> {
 /// let proxy = Proxy::new("127.0.0.1:9251")
-///     .config(ProxyConfig { maps: MapSource::compiled_in(), ..ProxyConfig::default() })
+///     .config(ProxyConfig { maps: MapSource::tera_data("tera-data"), ..ProxyConfig::default() })
 ///     .with_mod(Shout::default)
 ///     .bind("127.0.0.1:9250")
 ///     .await?;
@@ -54,6 +56,7 @@ type OnClose = Arc<dyn Fn(u64, &ConnectionHandle, Result<RelayStats, ProxyError>
 pub struct Proxy {
     server: String,
     config: ProxyConfig,
+    setups: Setups,
     mods: Vec<Install>,
     on_connection: Option<OnConnection>,
     on_close: Option<OnClose>,
@@ -64,6 +67,7 @@ impl core::fmt::Debug for Proxy {
         f.debug_struct("Proxy")
             .field("server", &self.server)
             .field("config", &self.config)
+            .field("setups", &self.setups.len())
             .field("mods", &self.mods.len())
             .finish_non_exhaustive()
     }
@@ -76,6 +80,7 @@ impl Proxy {
         Proxy {
             server: server.into(),
             config: ProxyConfig::default(),
+            setups: Vec::new(),
             mods: Vec::new(),
             on_connection: None,
             on_close: None,
@@ -86,6 +91,17 @@ impl Proxy {
     #[must_use]
     pub fn config(mut self, config: ProxyConfig) -> Proxy {
         self.config = config;
+        self
+    }
+
+    /// Runs `setup` on each connection before its mods are installed: the
+    /// values it puts in the connection's [`ConnectionContext`] are
+    /// every mod's (`setup.need::<T>()` at install, `event.context::<T>()`
+    /// in hooks), and the mods it installs come first. Setups run in the
+    /// order they were added.
+    #[must_use]
+    pub fn with_setup(mut self, setup: impl ConnectionSetup) -> Proxy {
+        self.setups.push(Arc::new(setup));
         self
     }
 
@@ -139,7 +155,16 @@ impl Proxy {
                 return;
             }
         };
-        let connection = Connection::new(self.config.clone());
+        let mut context = ConnectionContext::default();
+        for setup in &self.setups {
+            setup.context(&mut context);
+        }
+        let connection = Connection::with_context(self.config.clone(), context);
+        for setup in &self.setups {
+            if let Err(e) = setup.install(&connection) {
+                tracing::warn!(connection = number, error = %e, "a connection setup did not install");
+            }
+        }
         for install in &self.mods {
             if let Err(e) = install(&connection) {
                 tracing::warn!(connection = number, error = %e, "a mod was not installed");

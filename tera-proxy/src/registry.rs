@@ -31,8 +31,8 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
-    fn resolve(&mut self, map: Option<&ProtocolMap>) {
-        self.resolved = if !self.meta.on_packets() {
+    fn resolve(&mut self, map: Option<&ProtocolMap>, patch: Option<u32>) {
+        self.resolved = if !self.meta.on_packets() || !self.meta.runs_on(patch) {
             Resolved::Never
         } else {
             match &self.meta.name {
@@ -68,6 +68,7 @@ impl Registry {
         key: Key,
         meta: HookMeta,
         map: Option<&ProtocolMap>,
+        patch: Option<u32>,
     ) {
         let mut entry = Entry {
             id,
@@ -76,7 +77,7 @@ impl Registry {
             meta,
             resolved: Resolved::Never,
         };
-        entry.resolve(map);
+        entry.resolve(map, patch);
         let at = self
             .entries
             .partition_point(|e| (e.meta.order, e.id) < (entry.meta.order, id));
@@ -126,21 +127,25 @@ impl Registry {
             .collect()
     }
 
-    /// Resolves every hook under the connection's map, now known, and
-    /// reports those whose name it lacks.
+    /// Resolves every hook under the connection's map and client patch,
+    /// and reports (given `reports`) those whose name the map lacks.
     pub(crate) fn resolve(
         &mut self,
         map: Option<&ProtocolMap>,
         revision: Option<u32>,
-        reports: &Reports,
+        patch: Option<u32>,
+        reports: Option<&Reports>,
     ) {
         for entry in &mut self.entries {
-            entry.resolve(map);
-            if let (Resolved::Never, Some(name), Some(_)) =
+            entry.resolve(map, patch);
+            if let (Resolved::Never, Some(name), Some(map)) =
                 (entry.resolved, entry.meta.packet_name(), map)
+                && map.code(name).is_none()
                 && entry.owner != Owner::Commands
+                && let Some(reports) = reports
             {
                 reports.unknown_name(UnknownName {
+                    module: entry.owner.name().map(str::to_owned),
                     hook: entry.id,
                     name: name.to_owned(),
                     revision,

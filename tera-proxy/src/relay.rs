@@ -18,6 +18,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::Decoder;
 
 use crate::config::ProxyConfig;
+use crate::context::ConnectionContext;
 use crate::error::{HookError, ProxyError};
 use crate::handle::ConnectionHandle;
 use crate::handshake::relay_handshake;
@@ -51,16 +52,28 @@ impl core::fmt::Debug for Connection {
 }
 
 impl Connection {
-    /// A connection with no hooks yet.
+    /// A connection with no hooks yet and an empty context.
     #[must_use]
     pub fn new(config: ProxyConfig) -> Connection {
-        let (shared, to_server, to_client) = Shared::new(&config);
+        Connection::with_context(config, ConnectionContext::default())
+    }
+
+    /// A connection with no hooks yet whose mods share `context`.
+    #[must_use]
+    pub fn with_context(config: ProxyConfig, context: ConnectionContext) -> Connection {
+        let (shared, to_server, to_client) = Shared::new(&config, context);
         Connection {
             shared: Arc::new(shared),
             to_server,
             to_client,
             config,
         }
+    }
+
+    /// What the connection's setups put in for every mod.
+    #[must_use]
+    pub fn context(&self) -> &ConnectionContext {
+        self.shared.shared_values()
     }
 
     /// A handle to the connection: hooks, mods, injection, counters.
@@ -222,6 +235,9 @@ where
             if let Some(folder) = folder.take() {
                 choose_map(shared, &folder, &packet).await;
             }
+            if dir == Direction::ClientToServer {
+                shared.read_patch(&packet);
+            }
             shared.process(dir, &packet, false, &mut batches)?;
         }
         if let Some((batch, count)) = batches.take(dir.reverse())
@@ -259,7 +275,13 @@ async fn choose_map(shared: &Shared, folder: &MapFolder, first: &[u8]) {
         Err(MapLoadError::NoCheckVersion(op))
     };
     match result {
-        Ok((map, revision)) => shared.set_map(map, Some(revision)),
+        Ok((map, revision)) => {
+            // Read once per revision and folder (a few thousand lines).
+            if let Some(sysmsg) = folder.sysmsg(revision) {
+                shared.set_sysmsg(sysmsg);
+            }
+            shared.set_map(map, Some(revision));
+        }
         Err(e) => *lock(&shared.map_error) = Some(e),
     }
 }

@@ -7,23 +7,26 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
 
-use tera_data::ProtocolMap;
+use tera_data::packets::c_login_arbiter;
+use tera_data::{Packet, ProtocolMap};
 use tera_dynamic::Catalog;
 use tera_net::Direction;
 use tokio::sync::Notify;
 
 use crate::chain::{Chain, Context, NewMod};
 use crate::config::ProxyConfig;
+use crate::context::ConnectionContext;
 use crate::dynamic::DefSource;
 use crate::error::{HookError, HookFailure};
 use crate::event::Changes;
-use crate::faults::{FaultPolicy, Reports};
+use crate::faults::{FaultPolicy, Reports, UnknownName};
 use crate::hooks::{Hook, Setting, check_hook};
 use crate::id::{HookId, Ids, ModId};
 use crate::mods::{Mod, Setup};
 use crate::queue::{Batches, QueueRx, QueueTx, queue};
 use crate::slot::ModSlot;
 use crate::stats::Counters;
+use crate::sysmsg::SysmsgMap;
 use crate::version::{MapLoadError, MapSource};
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -50,7 +53,16 @@ pub(crate) struct Shared {
     /// The protocol map and its revision: set once (given, or chosen from
     /// `C_CHECK_VERSION`); the chain reads it from here.
     map: OnceLock<(Arc<ProtocolMap>, Option<u32>)>,
+    /// The sysmsg map of the connection's revision, if any: set once,
+    /// before the protocol map.
+    sysmsg: OnceLock<Arc<SysmsgMap>>,
+    /// The client's patch (major, minor), from its `C_LOGIN_ARBITER`.
+    patch: OnceLock<(u32, u32)>,
+    /// The opcode of `C_LOGIN_ARBITER` in the map, once looked up.
+    login_opcode: OnceLock<Option<u16>>,
     defs: Option<Arc<Catalog>>,
+    /// What the connection's setups put in for every mod.
+    context: Arc<ConnectionContext>,
     settings_dir: Option<PathBuf>,
     pub(crate) counters: Counters,
     pub(crate) reports: Reports,
@@ -70,7 +82,10 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub(crate) fn new(config: &ProxyConfig) -> (Shared, QueueRx, QueueRx) {
+    pub(crate) fn new(
+        config: &ProxyConfig,
+        context: ConnectionContext,
+    ) -> (Shared, QueueRx, QueueRx) {
         let (to_server, to_server_rx) = queue(config.queue_bytes);
         let (to_client, to_client_rx) = queue(config.queue_bytes);
         let shared = Shared {
@@ -78,10 +93,14 @@ impl Shared {
             pending: Mutex::default(),
             has_pending: AtomicBool::new(false),
             map: OnceLock::new(),
+            sysmsg: OnceLock::new(),
+            patch: OnceLock::new(),
+            login_opcode: OnceLock::new(),
             defs: match &config.defs {
                 DefSource::None => None,
                 DefSource::Catalog(catalog) => Some(Arc::clone(catalog)),
             },
+            context: Arc::new(context),
             settings_dir: config.settings_dir.clone(),
             counters: Counters::default(),
             reports: Reports::default(),
@@ -101,6 +120,11 @@ impl Shared {
         (shared, to_server_rx, to_client_rx)
     }
 
+    /// What the connection's setups put in.
+    pub(crate) fn shared_values(&self) -> &ConnectionContext {
+        &self.context
+    }
+
     pub(crate) fn queue(&self, dir: Direction) -> &QueueTx {
         match dir {
             Direction::ClientToServer => &self.to_server,
@@ -118,6 +142,9 @@ impl Shared {
             map: map.map(|(map, _)| &**map),
             revision: map.and_then(|(_, revision)| *revision),
             defs: self.defs.as_deref(),
+            context: &self.context,
+            sysmsg: self.sysmsg.get().map(|m| &**m),
+            patch: self.patch.get().map(|(major, _)| *major),
             timer_wake: &self.timer_wake,
             timers_waiting: &self.timers_waiting,
         }
@@ -151,6 +178,59 @@ impl Shared {
             let cx = self.context();
             self.chain().set_map(&cx);
         }
+    }
+
+    /// Reads the client's patch from its `C_LOGIN_ARBITER` (`patchVersion`,
+    /// major times 100 plus minor: 10002 is patch 100.02), once: until
+    /// then each packet from the client is looked at.
+    pub(crate) fn read_patch(&self, packet: &[u8]) {
+        if self.patch.get().is_some() {
+            return;
+        }
+        // Looked up once: until the login, every client packet is checked.
+        let login = self.map.get().map(|(map, _)| {
+            *self
+                .login_opcode
+                .get_or_init(|| map.code("C_LOGIN_ARBITER"))
+        });
+        let opcode = tera_net::framing::opcode(packet);
+        if opcode.is_none() || opcode != login.flatten() {
+            return;
+        }
+        let Ok(login) = <c_login_arbiter::V2<'_> as Packet<'_>>::decode(packet) else {
+            return;
+        };
+        if let Ok(version @ 1..) = u32::try_from(login.patch_version) {
+            self.set_patch(version / 100, version % 100);
+        }
+    }
+
+    /// Sets the client's patch (once) and resolves the hooks under it.
+    pub(crate) fn set_patch(&self, major: u32, minor: u32) {
+        if self.patch.set((major, minor)).is_ok() {
+            let cx = self.context();
+            self.chain().set_patch(&cx);
+        }
+    }
+
+    /// The client's patch (major, minor), once known.
+    pub(crate) fn patch(&self) -> Option<(u32, u32)> {
+        self.patch.get().copied()
+    }
+
+    /// Sets the connection's sysmsg map (once).
+    pub(crate) fn set_sysmsg(&self, map: Arc<SysmsgMap>) {
+        let _ = self.sysmsg.set(map);
+    }
+
+    /// The sysmsg map, once known.
+    pub(crate) fn sysmsg(&self) -> Option<Arc<SysmsgMap>> {
+        self.sysmsg.get().cloned()
+    }
+
+    /// The map, once known, shared.
+    pub(crate) fn map_arc(&self) -> Option<Arc<ProtocolMap>> {
+        self.map.get().map(|(map, _)| Arc::clone(map))
     }
 
     /// The map and its revision, once known.
@@ -198,14 +278,30 @@ impl Shared {
         {
             self.reports.settings(problem);
         }
-        let mut setup = Setup::new(Arc::clone(&self.ids));
+        let mut setup = Setup::new(M::NAME, Arc::clone(&self.ids), Arc::clone(&self.context));
         module.install(&mut setup)?;
+        // As tera-toolbox: a hook on a name this client build's map lacks is
+        // reported with the mod's name and the packet's, and the mod's
+        // other hooks install (a mod hooking a packet one patch dropped
+        // still does the rest of its work).
         let setting = self.setting();
-        for (_, _, meta) in &setup.hooks {
-            check_hook(meta, &setting)?;
+        for (hook, _, meta) in &setup.hooks {
+            match check_hook(meta, &setting) {
+                Err(HookError::NotInMap { name, revision }) => {
+                    self.reports.unknown_name(UnknownName {
+                        module: Some(M::NAME.to_owned()),
+                        hook: *hook,
+                        name,
+                        revision,
+                    });
+                }
+                other => other?,
+            }
         }
         let id = self.ids.module();
-        let slot = ModSlot::new(M::NAME, module, Some(M::settings)).with_fns(setup.fns);
+        let slot = ModSlot::new(M::NAME, module, Some(M::settings))
+            .with_fns(setup.fns)
+            .with_unload(M::unload);
         let new = NewMod {
             id,
             name: M::NAME,

@@ -20,6 +20,8 @@ pub(crate) struct ModSlot<M> {
     /// `None`: no settings (the connection's own hooks, the built-in
     /// command mod), nothing to look at after each call.
     settings: Option<SettingsOf<M>>,
+    /// Called when the mod leaves ([`Mod::unload`](crate::Mod::unload)).
+    unload: Option<fn(&mut M)>,
     closed: bool,
 }
 
@@ -30,7 +32,28 @@ impl<M> ModSlot<M> {
             fns: Fns::default(),
             name,
             settings,
+            unload: None,
             closed: false,
+        }
+    }
+
+    pub(crate) fn with_unload(mut self, unload: fn(&mut M)) -> ModSlot<M> {
+        self.unload = Some(unload);
+        self
+    }
+
+    /// Calls the mod's unload, once; a panic in it is logged.
+    fn run_unload(&mut self) {
+        if let Some(unload) = self.unload.take() {
+            let state = &mut self.state;
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unload(state)));
+            if let Err(payload) = ran {
+                tracing::warn!(
+                    module = self.name,
+                    message = %crate::faults::panic_message(&*payload),
+                    "a mod's unload panicked"
+                );
+            }
         }
     }
 
@@ -110,6 +133,7 @@ impl<M: Send> Slot for ModSlot<M> {
             return;
         }
         self.closed = true;
+        self.run_unload();
         let name = self.name;
         if let Some(settings) = self.settings()
             && let Err(problem) = settings.save(name)
@@ -126,6 +150,7 @@ impl<M> Drop for ModSlot<M> {
         if self.closed {
             return;
         }
+        self.run_unload();
         let name = self.name;
         if let Some(settings) = self.settings()
             && let Err(problem) = settings.save(name)

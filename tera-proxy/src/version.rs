@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tera_data::{MapError, ProtocolMap};
 use tera_sessions::RevisionError;
 
+use crate::sysmsg::{SysmsgMap, sysmsg_of};
+
 /// The opcode of `C_CHECK_VERSION` in every client build's protocol map: it
 /// must not change, since it is read before the map is known.
 pub use tera_sessions::C_CHECK_VERSION_OPCODE;
@@ -40,7 +42,8 @@ pub enum MapLoadError {
         #[source]
         source: Arc<std::io::Error>,
     },
-    /// The map file has a bad line.
+    /// The map file has a bad line (a [`MapFolder`] skips bad lines and
+    /// logs them, as tera-toolbox; other readers may refuse the file).
     #[error("{path}: {source}")]
     Parse {
         /// The file.
@@ -71,6 +74,7 @@ pub fn announced_revision(packet: &[u8]) -> Result<u32, MapLoadError> {
 pub struct MapFolder {
     dir: PathBuf,
     loaded: Mutex<HashMap<u32, Arc<ProtocolMap>>>,
+    sysmsg: Mutex<HashMap<u32, Option<Arc<SysmsgMap>>>>,
 }
 
 impl MapFolder {
@@ -79,6 +83,7 @@ impl MapFolder {
         MapFolder {
             dir: dir.into(),
             loaded: Mutex::default(),
+            sysmsg: Mutex::default(),
         }
     }
 
@@ -94,10 +99,31 @@ impl MapFolder {
         self.dir.join(format!("protocol.{revision}.map"))
     }
 
+    /// The sysmsg map of `revision`: `sysmsg.REV.map`, or the newest older
+    /// one in the folder (tera-data renews its sysmsg maps less often
+    /// than its protocol maps); read on first use. `None` when the folder
+    /// has none (or it does not load: logged).
+    #[must_use]
+    pub fn sysmsg(&self, revision: u32) -> Option<Arc<SysmsgMap>> {
+        let mut cache = self.sysmsg.lock().unwrap_or_else(PoisonError::into_inner);
+        cache
+            .entry(revision)
+            .or_insert_with(|| match sysmsg_of(&self.dir, revision)? {
+                Ok(map) => Some(Arc::new(map)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "a sysmsg map did not load");
+                    None
+                }
+            })
+            .clone()
+    }
+
     /// The map of `revision`, read and parsed on first use.
     ///
     /// # Errors
-    /// [`MapLoadError::Read`] or [`MapLoadError::Parse`].
+    /// [`MapLoadError::Read`]. A bad line is logged and skipped, the
+    /// first use of a name or an opcode kept (real maps hold typo'd alias
+    /// lines that repeat another name's opcode).
     pub async fn load(&self, revision: u32) -> Result<Arc<ProtocolMap>, MapLoadError> {
         let cached = self
             .loaded
@@ -115,15 +141,32 @@ impl MapFolder {
                 path: path.clone(),
                 source: Arc::new(e),
             })?;
-        let map = Arc::new(
-            ProtocolMap::parse(&text).map_err(|source| MapLoadError::Parse { path, source })?,
-        );
+        let map = Arc::new(lenient_map(&path, revision, &text));
         self.loaded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(revision, Arc::clone(&map));
         Ok(map)
     }
+}
+
+/// A protocol map file read as tera-toolbox reads one: a bad line (real
+/// maps hold typo'd alias lines repeating another name's opcode) is logged
+/// and skipped, the first use of a name or an opcode kept.
+fn lenient_map(path: &Path, revision: u32, text: &str) -> ProtocolMap {
+    let file_name = format!("protocol.{revision}.map");
+    let checked = tera_defs_front::parse_map(&file_name, text);
+    if !checked.is_ok() {
+        for line in checked.report.render_lines(&path.display().to_string()) {
+            tracing::warn!(problem = %line, "a line of a protocol map is skipped");
+        }
+    }
+    // The name is a map's, so there is always a map (maybe empty).
+    let entries = checked.map.map(|file| file.entries).unwrap_or_default();
+    let entries = entries
+        .iter()
+        .filter_map(|e| Some((e.name.as_str(), u16::try_from(e.code).ok()?)));
+    ProtocolMap::from_entries(Some(revision), entries)
 }
 
 /// Where a connection's protocol map comes from.
@@ -139,16 +182,64 @@ pub enum MapSource {
 }
 
 impl MapSource {
-    /// The highest compiled-in map (`tera_data::protocol_map`), or none.
+    /// The project's made-up test map (`maps/protocol.1.map`, compiled
+    /// in as `tera_data::protocol_map`; built with `TERA_DATA_DIR`, that
+    /// checkout's newest map): opcodes for the compiled-in packets, for
+    /// tests and examples against the scripted peers. No game client
+    /// speaks the made-up map: a real proxy takes the map of the revision the
+    /// client announces ([`MapSource::folder`], or
+    /// [`MapSource::tera_data`] on a tera-data checkout).
+    #[must_use]
+    pub fn test_map() -> MapSource {
+        tera_data::protocol_map().map_or(MapSource::None, |m| MapSource::Fixed(Arc::new(m)))
+    }
+
+    /// The made-up test map, under its old name.
+    #[deprecated(
+        note = "the made-up test map: use MapSource::test_map, or MapSource::tera_data for a real client"
+    )]
     #[must_use]
     pub fn compiled_in() -> MapSource {
-        tera_data::protocol_map().map_or(MapSource::None, |m| MapSource::Fixed(Arc::new(m)))
+        MapSource::test_map()
     }
 
     /// A folder of `protocol.REV.map` files.
     pub fn folder(dir: impl Into<PathBuf>) -> MapSource {
         MapSource::Folder(Arc::new(MapFolder::new(dir)))
     }
+
+    /// The maps of a tera-data checkout, as tera-toolbox reads them: each
+    /// connection takes `protocol.REV.map` of the revision its client
+    /// announces in `C_CHECK_VERSION` (and `sysmsg.REV.map`, for system
+    /// messages), from the checkout's `map` folder (`maps` when it has
+    /// that one instead).
+    ///
+    /// ```
+    /// use tera_proxy::{DefSource, MapSource, ProxyConfig};
+    ///
+    /// # fn config(checkout: &std::path::Path) -> Result<ProxyConfig, tera_proxy::DefsError> {
+    /// let config = ProxyConfig {
+    ///     maps: MapSource::tera_data(checkout),
+    ///     // Its defs too, read at run time (dynamic hooks).
+    ///     defs: DefSource::tera_data(checkout)?,
+    ///     ..ProxyConfig::default()
+    /// };
+    /// # Ok(config)
+    /// # }
+    /// ```
+    pub fn tera_data(checkout: impl AsRef<Path>) -> MapSource {
+        MapSource::folder(checkout_folder(checkout.as_ref(), &["map", "maps"]))
+    }
+}
+
+/// The first of `names` that is a folder of `checkout`, else the checkout
+/// itself.
+pub(crate) fn checkout_folder(checkout: &Path, names: &[&str]) -> PathBuf {
+    names
+        .iter()
+        .map(|name| checkout.join(name))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| checkout.to_owned())
 }
 
 /// A `C_CHECK_VERSION` packet with these `(index, value)` entries.

@@ -68,7 +68,7 @@ async fn skill_resets_lets_the_game_message_through_when_its_settings_say_so() {
     )
     .unwrap();
     let conn = tera_proxy::Connection::new(tera_proxy::ProxyConfig {
-        maps: tera_proxy::MapSource::compiled_in(),
+        maps: tera_proxy::MapSource::test_map(),
         settings_dir: Some(dir.path().to_owned()),
         ..tera_proxy::ProxyConfig::default()
     });

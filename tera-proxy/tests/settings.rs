@@ -79,7 +79,7 @@ impl Mod for Greeter {
 
 fn connection_in(dir: &Path) -> Connection {
     Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
+        maps: MapSource::test_map(),
         settings_dir: Some(dir.to_owned()),
         ..ProxyConfig::default()
     })

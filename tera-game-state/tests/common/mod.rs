@@ -1,7 +1,6 @@
-//! What the tests share: packets of a session, the session script, and a
-//! relayed connection driven one packet at a time.
+//! What the tests share: packets of a session and the session script
+//! (relayed connections are tera-proxy's `harness::TestPeers`).
 #![allow(dead_code)]
 
 pub mod packets;
-pub mod relay;
 pub mod script;

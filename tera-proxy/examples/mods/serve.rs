@@ -17,7 +17,7 @@ pub async fn serve<M: Mod>(factory: fn() -> M) -> std::io::Result<()> {
     let port = port.unwrap_or(Ok(0)).map_err(std::io::Error::other)?;
     let proxy = Proxy::new(server.clone())
         .config(ProxyConfig {
-            maps: MapSource::compiled_in(),
+            maps: MapSource::test_map(),
             settings_dir: args.get(2).map(std::path::PathBuf::from),
             ..ProxyConfig::default()
         })

@@ -14,7 +14,10 @@ use tokio::task::JoinSet;
 
 use super::script::{Action, Script, ScriptKind, typed_packets};
 use super::{Peer, PeerReader, PeerWriter, keys, loopback_with_buffers};
-use crate::{Connection, Hook, MapSource, ProxyConfig, ProxyError, RelayStats, Verdict, Version};
+use crate::{
+    Connection, ConnectionContext, ConnectionSetup, Hook, MapSource, ProxyConfig, ProxyError,
+    RelayStats, Verdict, Version,
+};
 
 /// Which hooks the relay runs in a load run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,13 +35,13 @@ pub enum LoadHooks {
 
 /// What a load run does to each connection before it relays, after its
 /// [`LoadHooks`]: where a crate built on the proxy adds its mods (game
-/// state's feeder, say). A run with one gets the compiled-in protocol map.
+/// state's, say). A run with one gets the made-up test map.
 #[derive(Clone)]
-pub struct ConnectionSetup(pub Arc<dyn Fn(&Connection) + Send + Sync>);
+pub struct LoadSetup(pub Arc<dyn ConnectionSetup>);
 
-impl fmt::Debug for ConnectionSetup {
+impl fmt::Debug for LoadSetup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ConnectionSetup(..)")
+        f.write_str("LoadSetup(..)")
     }
 }
 
@@ -66,7 +69,7 @@ pub struct LoadConfig {
     /// loopback, not of the relay.
     pub socket_buffer: Option<u32>,
     /// Run on each connection before it relays; `None`: nothing.
-    pub setup: Option<ConnectionSetup>,
+    pub setup: Option<LoadSetup>,
 }
 
 /// What a load run moved, and how fast.
@@ -270,17 +273,24 @@ async fn one(
 ) -> Result<(u64, u64, RelayStats), LoadError> {
     let io = |source| LoadError::Io { conn, source };
     let maps = match (config.hooks, &config.setup) {
-        (LoadHooks::Typed, _) | (_, Some(_)) => MapSource::compiled_in(),
+        (LoadHooks::Typed, _) | (_, Some(_)) => MapSource::test_map(),
         _ => MapSource::None,
     };
-    let connection = Connection::new(ProxyConfig {
+    let mut context = ConnectionContext::default();
+    if let Some(setup) = &config.setup {
+        setup.0.context(&mut context);
+    }
+    let proxy_config = ProxyConfig {
         maps,
         queue_bytes: config.queue_bytes,
         ..ProxyConfig::default()
-    });
+    };
+    let connection = Connection::with_context(proxy_config, context);
     install_hooks(&connection, config.hooks, &kind);
-    if let Some(setup) = &config.setup {
-        (setup.0)(&connection);
+    if let Some(setup) = &config.setup
+        && let Err(e) = setup.0.install(&connection)
+    {
+        tracing::warn!(error = %e, "the load's setup did not install");
     }
     let lb = loopback_with_buffers(
         connection,

@@ -24,9 +24,11 @@ use crate::{Connection, ConnectionHandle, ProxyError, RelayStats};
 
 pub mod load;
 mod packet;
+mod peers;
 mod script;
 
 pub use packet::packet;
+pub use peers::{Arrived, TestPeers};
 pub use script::{Action, Script, ScriptKind, typed_packets};
 
 /// A `C_CHECK_VERSION` packet announcing protocol `revision` (entry 0) and

@@ -102,7 +102,7 @@ pub fn map() -> ProtocolMap {
 /// A connection with the compiled-in map.
 pub fn connection() -> Connection {
     Connection::new(ProxyConfig {
-        maps: MapSource::compiled_in(),
+        maps: MapSource::test_map(),
         ..ProxyConfig::default()
     })
 }
