@@ -106,6 +106,7 @@ mod registry;
 mod relay;
 mod session_log;
 mod settings;
+mod settings_owner;
 mod shared;
 mod signal;
 mod slot;

@@ -200,6 +200,10 @@ impl Shared {
         }
         let mut setup = Setup::new(Arc::clone(&self.ids));
         module.install(&mut setup)?;
+        if let Some(settings) = module.settings() {
+            // What the install changed, for connections that load next.
+            settings.refresh();
+        }
         let setting = self.setting();
         for (_, _, meta) in &setup.hooks {
             check_hook(meta, &setting)?;
