@@ -24,7 +24,7 @@ pub fn lower(input: &DeriveInput, kind: Kind) -> syn::Result<(Ctx, Option<Packet
     let sattrs = struct_attrs(&input.attrs, &mut errors);
     let krate = match &sattrs.krate {
         Some(path) => quote!(#path),
-        None => quote!(::tera_packets),
+        None => crate::runtime::runtime_path(),
     };
     let types = SelfTypes::of(input, &mut errors);
     let (named, unit) = named_fields(input, &mut errors);

@@ -9,7 +9,7 @@
 //! | attribute | on | meaning |
 //! |---|---|---|
 //! | `#[tera(name = "S_CHAT", version = 4)]` | packet | the def's name and version |
-//! | `#[tera(crate = "path")]` | struct | where `tera_packets` is |
+//! | `#[tera(crate = "path")]` | struct | where `tera_packets` is, when not the crate's dependency on `tera-packets` or `tera-data` (found in its manifest) |
 //! | `#[tera(rename_all = "camelCase")]` | struct | def names are the fields' names in camelCase (serde's rule) |
 //! | `#[tera(inline)]` | struct | its read and write are always inlined into their callers (small messages decoded in a hot loop) |
 //! | `#[tera(rename = "authorName")]` | field | the def's name, for errors and visitors |
@@ -59,6 +59,7 @@ mod errors;
 mod front;
 mod impls;
 mod methods;
+mod runtime;
 
 /// What is being derived.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -63,6 +63,8 @@ pub struct Builder {
     file_name: Option<String>,
     only: Option<BTreeSet<String>>,
     latest_only: bool,
+    /// Warnings reviewed as deliberate: (def file name, code).
+    expected: Vec<(String, String)>,
     opts: EmitOptions,
 }
 
@@ -74,6 +76,7 @@ impl fmt::Debug for Builder {
             .field("out_dir", &self.out_dir)
             .field("only", &self.only)
             .field("latest_only", &self.latest_only)
+            .field("expected", &self.expected)
             .finish_non_exhaustive()
     }
 }
@@ -143,6 +146,18 @@ impl Builder {
         self
     }
 
+    /// Marks warning `code` (`W002`) of def file `file` (its name,
+    /// `C_JOIN_PRIVATE_CHANNEL.1.def`) as reviewed: the def is meant so,
+    /// and [`Builder::compile`] does not show the warning to everyone who
+    /// builds the crate, who cannot change the def. Should the def no
+    /// longer have that warning, `compile` shows that instead, so that a
+    /// review does not outlive its def. [`Builder::warnings`] and
+    /// `tera-defs check` still list every warning.
+    pub fn expect_warning(&mut self, file: &str, code: &str) -> &mut Self {
+        self.expected.push((file.to_owned(), code.to_owned()));
+        self
+    }
+
     /// The runtime crate's path in generated code (default `::tera_packets`),
     /// for crates that re-export it.
     pub fn runtime_path(&mut self, path: &str) -> Result<&mut Self, syn::Error> {
@@ -167,16 +182,24 @@ impl Builder {
     }
 
     /// The warnings of the defs (every def, also those not selected), one
-    /// line each, `PATH:LINE:COLUMN: warning[CODE]: message; note`: what
-    /// [`Builder::compile`] shows as `cargo:warning=` lines.
+    /// line each, `PATH:LINE:COLUMN: warning[CODE]: message; note`, the
+    /// reviewed ones ([`Builder::expect_warning`]) too.
     pub fn warnings(&self) -> Result<Vec<String>, BuildError> {
         self.load_with_warnings().map(|loaded| loaded.warnings)
+    }
+
+    /// The warnings [`Builder::compile`] shows: those not reviewed with
+    /// [`Builder::expect_warning`], and each review whose warning is gone.
+    pub fn unexpected_warnings(&self) -> Result<Vec<String>, BuildError> {
+        self.load_with_warnings().map(|loaded| loaded.shown)
     }
 
     fn load_with_warnings(&self) -> Result<Loaded, BuildError> {
         let mut failed = Vec::new();
         let mut defs = Vec::new();
         let mut warnings = Vec::new();
+        let mut shown = Vec::new();
+        let mut met = vec![false; self.expected.len()];
         let found = find_files(&self.defs);
         failed.extend(found.errors);
         for path in &found.defs {
@@ -187,7 +210,19 @@ impl Builder {
                         checked.report.push(warning);
                     }
                     checked.report.sort();
-                    warnings.extend(checked.report.render_lines(&path.display().to_string()));
+                    let shown_name = path.display().to_string();
+                    warnings.extend(checked.report.render_lines(&shown_name));
+                    let file = path.file_name().map(|n| n.to_string_lossy());
+                    checked.report.diagnostics.retain(|d| {
+                        let reviewed = self.expected.iter().position(|(f, code)| {
+                            file.as_deref() == Some(f) && d.code.as_deref() == Some(code)
+                        });
+                        if let Some(at) = reviewed {
+                            met[at] = true;
+                        }
+                        reviewed.is_none()
+                    });
+                    shown.extend(checked.report.render_lines(&shown_name));
                     defs.push(def);
                 }
                 None => failed.push(checked.report),
@@ -204,6 +239,12 @@ impl Builder {
         if !failed.is_empty() {
             return Err(BuildError::Schema(failed));
         }
+        for ((file, code), _) in self.expected.iter().zip(met).filter(|(_, met)| !met) {
+            shown.push(format!(
+                "{file}: warning {code} was expected (Builder::expect_warning) but the def \
+                 no longer has it: remove the expectation"
+            ));
+        }
         if let Some(only) = &self.only {
             defs.retain(|d| only.contains(&d.name));
         }
@@ -219,6 +260,7 @@ impl Builder {
             defs,
             maps,
             warnings,
+            shown,
         })
     }
 
@@ -231,8 +273,8 @@ impl Builder {
     /// For build scripts: generates, writes the file only when its content
     /// changed (so an unchanged build does nothing), prints
     /// `cargo:rerun-if-changed` for every input file and folder, and
-    /// `cargo:warning=` for every warning of the defs (see
-    /// [`Builder::warnings`]), which `cargo build` shows.
+    /// `cargo:warning=` for every warning of the defs not reviewed (see
+    /// [`Builder::unexpected_warnings`]), which `cargo build` shows.
     pub fn compile(&self) -> Result<(), BuildError> {
         for path in self.defs.iter().chain(&self.maps) {
             println!("cargo:rerun-if-changed={}", path.display());
@@ -247,7 +289,7 @@ impl Builder {
                 .ok_or(BuildError::NoOutDir)?,
         };
         let loaded = self.load_with_warnings()?;
-        for warning in &loaded.warnings {
+        for warning in &loaded.shown {
             println!("cargo:warning={warning}");
         }
         let source =
@@ -261,7 +303,10 @@ impl Builder {
 struct Loaded {
     defs: Vec<Def>,
     maps: Vec<MapFile>,
+    /// Every warning.
     warnings: Vec<String>,
+    /// The warnings `compile` shows.
+    shown: Vec<String>,
 }
 
 fn write_if_changed(path: &Path, content: &str) -> Result<(), BuildError> {

@@ -137,6 +137,34 @@ fn warnings_name_path_line_and_column() {
     assert!(warnings.iter().all(|w| !w.contains('\n')));
 }
 
+/// A reviewed warning (`expect_warning`) is not shown by `compile`, the
+/// others are, and a review whose warning is gone is shown instead.
+#[test]
+fn reviewed_warnings_are_not_shown_and_a_stale_review_is() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../defs");
+    let mut builder = Builder::new();
+    builder
+        .defs_dir(&dir)
+        .expect_warning("C_JOIN_PRIVATE_CHANNEL.1.def", "W002")
+        .expect_warning("C_EDIT_PRIVATE_CHANNEL.1.def", "W002");
+    let shown = builder.unexpected_warnings().unwrap();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(shown[0].contains("S_JOIN_PRIVATE_CHANNEL.2.def:7:1: warning[W001]"));
+    assert_eq!(builder.warnings().unwrap().len(), 3, "all still listed");
+
+    // Another code of the same def is no review of this one.
+    builder
+        .expect_warning("S_JOIN_PRIVATE_CHANNEL.2.def", "W001")
+        .expect_warning("S_JOIN_PRIVATE_CHANNEL.2.def", "W002");
+    let shown = builder.unexpected_warnings().unwrap();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with("S_JOIN_PRIVATE_CHANNEL.2.def: warning W002 was expected"),
+        "{}",
+        shown[0]
+    );
+}
+
 /// By default the generated code assumes no feature of the crate that
 /// includes it (no `cfg(feature = ...)`, no serde, no `Arbitrary`).
 #[test]

@@ -250,6 +250,13 @@ impl<'a> Value<'a> {
         index.index_into(self)
     }
 
+    /// Whether this is [`Value::Null`]: what indexing gives for a missing
+    /// field or element (`value["missing"].is_null()`).
+    #[must_use]
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
     /// [`get`](Value::get), to change the value in place (encoding checks
     /// its type).
     pub fn get_mut(&mut self, index: impl ValueIndex) -> Option<&mut Value<'a>> {
@@ -372,44 +379,39 @@ impl<'v, 'a> RecordView<'v, 'a> {
     }
 }
 
-/// A field by name, as `serde_json::Value` indexes: `value["name"]`.
-///
-/// # Panics
-/// When the value is not an object or has no such field (a field is there
-/// in every record of its def; [`Value::get`] and [`Value::get_path`] ask
-/// instead).
+/// What indexing finds where there is nothing, as `serde_json::Value`'s
+/// indexing: a null.
+static NULL: Value<'static> = Value::Null;
+
+/// A field by name, as `serde_json::Value` indexes: `value["name"]`, or
+/// [`Value::Null`] when the value is not an object or has no such field
+/// (a server's empty list read as `list[0]["id"]` is a null, not a
+/// panic). [`Value::get`] and [`Value::get_path`] say `None` instead.
 impl<'a> Index<&str> for Value<'a> {
     type Output = Value<'a>;
 
     fn index(&self, name: &str) -> &Value<'a> {
-        match self.get(name) {
-            Some(v) => v,
-            None => missing(self, &name),
-        }
+        self.get(name).unwrap_or(&NULL)
     }
 }
 
-/// An array's element by position: `value[0]`.
-///
-/// # Panics
-/// When the value is not an array or `i` is past its end (the length of an
-/// array comes from the packet: [`Value::get`] and [`Value::get_path`]
-/// ask instead).
+/// An array's element by position: `value[0]`, or [`Value::Null`] when the
+/// value is not an array or `i` is past its end (the length of an array
+/// comes from the packet).
 impl<'a> Index<usize> for Value<'a> {
     type Output = Value<'a>;
 
     fn index(&self, i: usize) -> &Value<'a> {
-        match self.get(i) {
-            Some(v) => v,
-            None => missing(self, &i),
-        }
+        self.get(i).unwrap_or(&NULL)
     }
 }
 
 /// A field by name, to change in place (encoding checks its type).
 ///
 /// # Panics
-/// As [`Index`] does.
+/// When the value is not an object or has no such field: a record's fields
+/// are its def's, so there is none to add (`serde_json::Value` adds one);
+/// [`Value::get_mut`] asks instead.
 impl<'a> IndexMut<&str> for Value<'a> {
     fn index_mut(&mut self, name: &str) -> &mut Value<'a> {
         let found = self.type_name();
@@ -423,7 +425,8 @@ impl<'a> IndexMut<&str> for Value<'a> {
 /// An array's element by position, to change in place.
 ///
 /// # Panics
-/// As [`Index`] does.
+/// When the value is not an array or `i` is past its end, as
+/// `serde_json::Value`'s; [`Value::get_mut`] asks instead.
 impl<'a> IndexMut<usize> for Value<'a> {
     fn index_mut(&mut self, i: usize) -> &mut Value<'a> {
         let found = self.type_name();
@@ -434,18 +437,13 @@ impl<'a> IndexMut<usize> for Value<'a> {
     }
 }
 
-/// A record's field by name: `record["members"][0]["name"]`.
-///
-/// # Panics
-/// When the record has no such field.
+/// A record's field by name: `record["members"][0]["name"]`, or
+/// [`Value::Null`] when the record has no such field (as [`Value`]'s).
 impl<'a> Index<&str> for Record<'a> {
     type Output = Value<'a>;
 
     fn index(&self, name: &str) -> &Value<'a> {
-        match self.get(name) {
-            Some(v) => v,
-            None => missing_in("object", &name),
-        }
+        self.get(name).unwrap_or(&NULL)
     }
 }
 
@@ -461,12 +459,6 @@ impl<'a> IndexMut<&str> for Record<'a> {
             None => missing_in("object", &name),
         }
     }
-}
-
-#[cold]
-#[track_caller]
-fn missing(value: &Value<'_>, index: &dyn std::fmt::Debug) -> ! {
-    missing_in(value.type_name(), index)
 }
 
 #[cold]

@@ -36,6 +36,7 @@ macro_rules! serialize_value {
                         seq.end()
                     }
                     Value::Object(record) => record.serialize(s),
+                    Value::Null => s.serialize_unit(),
                 }
             }
         }

@@ -42,7 +42,11 @@ macro_rules! scalar_types {
         pub(crate) fn write(v: &Value<'_>, w: &mut Writer<'_>) {
             match v {
                 $(Value::$v(x) => x.write(w, 0),)*
-                Value::String(_) | Value::Bytes(_) | Value::Array(_) | Value::Object(_) => {}
+                Value::String(_)
+                | Value::Bytes(_)
+                | Value::Array(_)
+                | Value::Object(_)
+                | Value::Null => {}
             }
         }
     };

@@ -33,6 +33,10 @@ macro_rules! value_enum {
             Array(Vec<Value<'a>>),
             /// `object`, and each element of an `array` with fields.
             Object(Record<'a>),
+            /// Nothing: what indexing a missing field or element gives
+            /// (`value["missing"]`, `value[99]`), as `serde_json::Value`'s
+            /// `Null`. No def type; encoding a null field is an error.
+            Null,
         }
 
         impl Value<'_> {
@@ -46,6 +50,7 @@ macro_rules! value_enum {
                         Value::Array(items.into_iter().map(Value::into_owned).collect())
                     }
                     Value::Object(r) => Value::Object(r.into_owned()),
+                    Value::Null => Value::Null,
                 }
             }
 
@@ -183,6 +188,7 @@ impl<'a> Value<'a> {
             Value::Bytes(_) => "bytes",
             Value::Array(_) => "array",
             Value::Object(_) => "object",
+            Value::Null => "null",
             scalar => scalar.scalar().map_or("", Scalar::def_name),
         }
     }

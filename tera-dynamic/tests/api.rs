@@ -318,11 +318,40 @@ fn a_path_changes_a_nested_field_in_place() {
 }
 
 #[test]
-#[should_panic(expected = "no 2 in this array")]
-fn an_index_past_the_end_panics_as_a_slice_does() {
+fn an_index_past_the_end_or_a_missing_field_is_a_null_as_in_serde_json() {
     let schema = load("S_PARTY.1.def", PARTY);
     let record = party(&schema);
-    let _ = &record["members"][2];
+    let nothing = [
+        &record["members"][2],
+        &record["members"][2]["name"],
+        &record["members"][0]["nobody"],
+        &record["nobody"],
+        &record["id"][0],
+        &record["id"]["x"],
+        &record["notes"][usize::MAX],
+    ];
+    for value in nothing {
+        assert_eq!(value, &Value::Null);
+        assert!(value.is_null());
+        assert_eq!(value.as_u32(), None);
+        assert_eq!(value.as_str(), None);
+        assert_eq!(value.type_name(), "null");
+    }
+    assert!(!record["members"][1]["name"].is_null());
+    assert_eq!(serde_json::to_string(&record["nobody"]).unwrap(), "null");
+    // `get` still tells nothing from a null.
+    assert_eq!(record.get("nobody"), None);
+    assert_eq!(record["members"].get(2), None);
+
+    // A server's empty list: its first element is a null too.
+    let mut empty = record.clone();
+    *empty.get_mut("members").unwrap() = Value::Array(Vec::new());
+    assert_eq!(empty["members"][0]["id"].as_u32(), None);
+    // And a null is no value of any def type: encoding says so.
+    let mut null = record.clone();
+    *null.get_mut("id").unwrap() = Value::Null;
+    let err = schema.encode(&null, 1).unwrap_err().to_string();
+    assert!(err.contains("null"), "{err}");
 }
 
 #[test]

@@ -122,6 +122,7 @@ mod registry;
 mod relay;
 mod session_log;
 mod settings;
+mod settings_owner;
 mod setup;
 mod shared;
 mod shipped;

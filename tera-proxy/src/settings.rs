@@ -3,15 +3,20 @@
 //! installed, saved when a call changed it and when the mod leaves the
 //! connection, migrated from other versions by the type's own hook. A file
 //! that does not load is reported and renamed beside (`NAME.json.bad`),
-//! never lost, and the defaults are used.
+//! never lost, and the defaults are used. The connections of a process
+//! share one owner of each file (`settings_owner.rs`), so that none writes
+//! over another's change.
 
 use std::io::ErrorKind;
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use crate::settings_owner::{self, Loaded, OwnerState, SettingsOwner};
 
 /// The data of a mod's settings: a serde type with a version number and a
 /// migration from older versions.
@@ -87,12 +92,22 @@ pub struct SettingsProblem {
 /// the mod is installed (from [`ProxyConfig::settings_dir`](crate::ProxyConfig::settings_dir))
 /// and saves it when changed and when the mod leaves. Without a settings
 /// folder the settings are the defaults and are not saved.
+///
+/// Every connection's copy of one file's settings shares one owner in the
+/// process: a change saved on one connection is merged into the owner's
+/// (the fields it changed), and each copy takes the others' changes before
+/// each of its mod's calls. So two connections that change their settings
+/// both keep their change, whichever saves last.
 #[derive(Debug, Default)]
 pub struct Settings<S> {
     value: S,
-    path: Option<PathBuf>,
-    /// The file's text as last read or written, to skip writing the same.
-    saved: Option<String>,
+    /// The owner of the file; `None` until loaded from a folder, and when
+    /// the file is not to be written.
+    owner: Option<Arc<SettingsOwner>>,
+    /// The owner's data this copy was made from, to tell what it changed.
+    base: Value,
+    /// The owner's generation this copy was made from.
+    seen: u64,
     dirty: bool,
 }
 
@@ -116,8 +131,9 @@ impl<S: ModSettings> Settings<S> {
     pub fn new(value: S) -> Self {
         Settings {
             value,
-            path: None,
-            saved: None,
+            owner: None,
+            base: Value::Null,
+            seen: 0,
             dirty: false,
         }
     }
@@ -125,53 +141,47 @@ impl<S: ModSettings> Settings<S> {
     /// The file the settings are kept in, once loaded from a folder.
     #[must_use]
     pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
+        self.owner.as_deref().map(|owner| owner.path.as_path())
     }
 
-    /// Reads the settings of mod `module` from `dir/module.json`: the
-    /// defaults when there is no file; on a file that does not load, the
-    /// defaults and the problem (the file is renamed beside, so that the
-    /// next save does not overwrite it).
+    /// Reads the settings of mod `module` from `dir/module.json`: those of
+    /// the file's owner when another connection has it loaded; else the
+    /// file's, the defaults when there is no file; on a file that does not
+    /// load, the defaults and the problem (the file is renamed beside, so
+    /// that the next save does not overwrite it).
     pub fn load(dir: &Path, module: &'static str) -> (Settings<S>, Option<SettingsProblem>) {
         let path = dir.join(format!("{module}.json"));
+        let mut problem = None;
+        let owner = settings_owner::owner_of(&path, || {
+            let (loaded, found) = read_file::<S>(&path, module);
+            problem = found;
+            loaded
+        });
         let mut settings = Settings::new(S::default());
-        let problem = match std::fs::read_to_string(&path) {
-            Err(e) if e.kind() == ErrorKind::NotFound => None,
-            Err(e) => {
-                // Unreadable but maybe fine: never write over it.
-                let problem = SettingsProblem {
-                    module,
-                    path,
-                    reason: format!("cannot read it ({e}); the defaults are used and not saved"),
-                    kept: None,
-                };
-                return (settings, Some(problem));
-            }
-            Ok(text) => match read::<S>(&text) {
-                Ok((value, migrated)) => {
+        if let Some(owner) = owner {
+            let state = owner.lock();
+            match serde_json::from_value(state.data.clone()) {
+                Ok(value) => {
                     settings.value = value;
-                    settings.dirty = migrated;
-                    settings.saved = Some(text);
-                    None
+                    settings.base = state.data.clone();
+                    settings.seen = state.generation;
+                    drop(state);
+                    settings.owner = Some(owner);
                 }
-                Err(reason) => {
-                    let kept = keep_beside(&path);
-                    let unmoved = kept.is_none();
-                    let problem = SettingsProblem {
-                        kept,
+                Err(e) => {
+                    // Another mod of the same name, with another type.
+                    problem = Some(SettingsProblem {
                         module,
                         path: path.clone(),
-                        reason: format!("{reason}; the defaults are used"),
-                    };
-                    if unmoved {
-                        // Saving would write over the only copy.
-                        return (settings, Some(problem));
-                    }
-                    Some(problem)
+                        reason: format!(
+                            "loaded by another mod as another type ({e}); \
+                             the defaults are used and not saved"
+                        ),
+                        kept: None,
+                    });
                 }
-            },
-        };
-        settings.path = Some(path);
+            }
+        }
         (settings, problem)
     }
 
@@ -180,53 +190,127 @@ impl<S: ModSettings> Settings<S> {
     /// nothing.
     ///
     /// # Errors
-    /// [`SettingsProblem`] when the folder or file cannot be written.
+    /// [`SettingsProblem`] when the folder or file cannot be written; the
+    /// change is kept and written by the next save.
     pub fn save(&mut self, module: &'static str) -> Result<(), SettingsProblem> {
         self.write(module, true)
     }
 
     /// Writes the settings if they were changed (through `DerefMut`) since
-    /// they were read or written, and differ from what was.
+    /// they were read or written, here or by another connection, and
+    /// differ from what was, or if an earlier write failed.
     ///
     /// # Errors
     /// As [`save`](Settings::save).
     pub fn save_changes(&mut self, module: &'static str) -> Result<(), SettingsProblem> {
-        if !self.dirty {
-            return Ok(());
-        }
         self.write(module, false)
     }
 
+    /// Takes the changes other connections made to the settings since
+    /// this copy was made, after handing the owner this copy's own.
+    pub fn refresh(&mut self) {
+        let Some(owner) = self.owner.clone() else {
+            return;
+        };
+        let mut state = owner.lock();
+        // A change that does not serialize stays here, for the next save
+        // to report.
+        let _ = self.sync(&mut state);
+    }
+
+    /// Hands the owner this copy's change, then makes the copy the
+    /// owner's data (with the other copies' changes).
+    fn sync(&mut self, state: &mut OwnerState) -> Result<(), String> {
+        if self.dirty {
+            let new = serde_json::to_value(&self.value)
+                .map_err(|e| format!("cannot serialize them: {e}"))?;
+            state.merge(&self.base, &new);
+            self.dirty = false;
+        }
+        if self.seen != state.generation {
+            // Merged data that no longer read as the type (a field another
+            // copy removed that this type needs) leave this copy's value.
+            if let Ok(value) = serde_json::from_value(state.data.clone()) {
+                self.value = value;
+            }
+            self.base = state.data.clone();
+            self.seen = state.generation;
+        }
+        Ok(())
+    }
+
     fn write(&mut self, module: &'static str, always: bool) -> Result<(), SettingsProblem> {
-        self.dirty = false;
-        let Some(path) = &self.path else {
+        let Some(owner) = self.owner.clone() else {
+            self.dirty = false;
             return Ok(());
         };
         let problem = |reason: String| SettingsProblem {
             module,
-            path: path.clone(),
+            path: owner.path.clone(),
             reason,
             kept: None,
         };
+        let mut state = owner.lock();
+        self.sync(&mut state).map_err(problem)?;
+        if !always && !state.dirty {
+            return Ok(());
+        }
         let file = File {
             version: S::VERSION,
             data: &self.value,
         };
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| problem(format!("cannot serialize them: {e}")))?;
-        if !always && self.saved.as_deref() == Some(text.as_str()) {
+        if !always && state.saved.as_deref() == Some(text.as_str()) {
+            state.dirty = false;
             return Ok(());
         }
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| problem(format!("cannot create the folder: {e}")))?;
-        }
-        let temporary = path.with_extension("json.tmp");
-        std::fs::write(&temporary, &text)
-            .and_then(|()| std::fs::rename(&temporary, path))
-            .map_err(|e| problem(format!("cannot write them: {e}")))?;
-        self.saved = Some(text);
+        settings_owner::write_whole(&owner.path, &text).map_err(problem)?;
+        state.saved = Some(text);
+        state.dirty = false;
         Ok(())
+    }
+}
+
+/// Reads the settings file at `path` for a new owner: what it holds (the
+/// defaults when there is none), or `None` when it is not to be written;
+/// and the problem, if it did not load.
+fn read_file<S: ModSettings>(
+    path: &Path,
+    module: &'static str,
+) -> (Option<Loaded>, Option<SettingsProblem>) {
+    let loaded = |value: &S, saved: Option<String>, dirty: bool| {
+        serde_json::to_value(value)
+            .ok()
+            .map(|data| Loaded { data, saved, dirty })
+    };
+    match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => (loaded(&S::default(), None, false), None),
+        Err(e) => {
+            // Unreadable but maybe fine: never write over it.
+            let problem = SettingsProblem {
+                module,
+                path: path.to_owned(),
+                reason: format!("cannot read it ({e}); the defaults are used and not saved"),
+                kept: None,
+            };
+            (None, Some(problem))
+        }
+        Ok(text) => match read::<S>(&text) {
+            Ok((value, migrated)) => (loaded(&value, Some(text), migrated), None),
+            Err(reason) => {
+                let kept = keep_beside(path);
+                // Unmoved, saving would write over the only copy.
+                let saved = kept.is_some().then(|| loaded(&S::default(), None, false));
+                let problem = SettingsProblem {
+                    kept,
+                    module,
+                    path: path.to_owned(),
+                    reason: format!("{reason}; the defaults are used"),
+                };
+                (saved.flatten(), Some(problem))
+            }
+        },
     }
 }
 
@@ -291,6 +375,10 @@ pub trait SettingsFile: Send {
     /// # Errors
     /// As [`Settings::save`].
     fn save(&mut self, module: &'static str) -> Result<(), SettingsProblem>;
+
+    /// Takes the changes other connections saved (see
+    /// [`Settings::refresh`]): called before each of the mod's calls.
+    fn refresh(&mut self) {}
 }
 
 impl<S: ModSettings> SettingsFile for Settings<S> {
@@ -306,5 +394,9 @@ impl<S: ModSettings> SettingsFile for Settings<S> {
 
     fn save(&mut self, module: &'static str) -> Result<(), SettingsProblem> {
         Settings::save(self, module)
+    }
+
+    fn refresh(&mut self) {
+        Settings::refresh(self);
     }
 }

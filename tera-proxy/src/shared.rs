@@ -280,6 +280,10 @@ impl Shared {
         }
         let mut setup = Setup::new(M::NAME, Arc::clone(&self.ids), Arc::clone(&self.context));
         module.install(&mut setup)?;
+        if let Some(settings) = module.settings() {
+            // What the install changed, for connections that load next.
+            settings.refresh();
+        }
         // As tera-toolbox: a hook on a name this client build's map lacks is
         // reported with the mod's name and the packet's, and the mod's
         // other hooks install (a mod hooking a packet one patch dropped

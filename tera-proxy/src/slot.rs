@@ -83,6 +83,11 @@ impl<M> ModSlot<M> {
             return Some((Verdict::Pass, None));
         };
         let reports = cx.scene.reports;
+        if self.settings.is_some()
+            && let Some(settings) = self.settings()
+        {
+            settings.refresh();
+        }
         let mut event = Event {
             cx,
             fns: &mut self.fns,

@@ -14,6 +14,17 @@ use crate::verdict::Verdict;
 /// connection's task busy.
 pub(crate) const MIN_PERIOD: Duration = Duration::from_millis(1);
 
+/// The furthest a timer is set: a longer delay (`u64::MAX` ms, say) waits
+/// this long instead of overflowing the clock. About 30 years, as tokio's
+/// own "far future".
+pub(crate) const FAR: Duration = Duration::from_secs(30 * 365 * 24 * 60 * 60);
+
+/// `from + delay`, saturated at [`FAR`] from `from`: never past what the
+/// clock and the runtime's timer can hold.
+fn deadline(from: Instant, delay: Duration) -> Instant {
+    from.checked_add(delay.min(FAR)).unwrap_or(from)
+}
+
 /// A timeout's function: `f` runs once.
 pub(crate) fn timeout_fn<M: 'static>(
     f: impl FnOnce(&mut M, &mut Event<'_, M>) + Send + 'static,
@@ -107,7 +118,7 @@ pub(crate) struct Timers {
 
 impl Timers {
     pub(crate) fn add(&mut self, timer: NewTimer, now: Instant) {
-        let at = now + timer.delay;
+        let at = deadline(now, timer.delay);
         self.queue.insert((at, timer.id));
         self.timers.insert(
             timer.id,
@@ -150,8 +161,10 @@ impl Timers {
     }
 
     /// The first timer due at `now`: a timeout leaves the queue, an
-    /// interval is queued again one period later (or at `now`, if it fell
-    /// behind by more than a period).
+    /// interval is queued again at its next due time after `now` (one
+    /// period later, or, if it fell behind by more than a period, the first
+    /// of its due times still ahead: the missed ones are skipped, so that
+    /// it runs once in a pass).
     pub(crate) fn pop_due(&mut self, now: Instant) -> Option<Due> {
         let &(at, id) = self.queue.first()?;
         if at > now {
@@ -167,7 +180,7 @@ impl Timers {
         };
         match timer.every {
             Some(every) => {
-                timer.at = (at + every).max(now);
+                timer.at = next_after(at, every, now);
                 self.queue.insert((timer.at, id));
             }
             None => {
@@ -175,5 +188,80 @@ impl Timers {
             }
         }
         Some(due)
+    }
+}
+
+/// The first of `at + k * every` (k >= 1) after `now`: the next due time
+/// of an interval last due at `at`.
+fn next_after(at: Instant, every: Duration, now: Instant) -> Instant {
+    let next = deadline(at, every);
+    if next > now {
+        return next;
+    }
+    let behind = now.saturating_duration_since(at).as_nanos();
+    let periods = behind / every.as_nanos().max(1) + 1;
+    let skip = u32::try_from(periods).map_or(FAR, |n| every.saturating_mul(n));
+    deadline(at, skip).max(deadline(now, MIN_PERIOD))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::Owner;
+
+    fn timer(id: u64, delay: Duration, every: Option<Duration>) -> NewTimer {
+        NewTimer {
+            id: TimerId(id),
+            owner: Owner::Loose,
+            key: Key(0),
+            delay,
+            every,
+        }
+    }
+
+    /// Every timer due at `now`, as `fire_timers` takes them in one pass.
+    fn pass(timers: &mut Timers, now: Instant) -> Vec<TimerId> {
+        std::iter::from_fn(|| timers.pop_due(now).map(|due| due.id)).collect()
+    }
+
+    #[test]
+    fn a_delay_past_the_clock_saturates() {
+        let now = Instant::now();
+        let mut timers = Timers::default();
+        timers.add(timer(1, Duration::from_millis(u64::MAX), None), now);
+        timers.add(timer(2, Duration::MAX, Some(Duration::MAX)), now);
+        let next = timers.next().unwrap();
+        assert_eq!(next, now + FAR);
+        assert!(pass(&mut timers, now + Duration::from_secs(3600)).is_empty());
+        assert_eq!(timers.len(), 2);
+    }
+
+    #[test]
+    fn an_interval_that_fell_behind_runs_once_in_a_pass() {
+        let start = Instant::now();
+        let every = Duration::from_millis(10);
+        let mut timers = Timers::default();
+        timers.add(timer(1, every, Some(every)), start);
+        // The task was held up 35 ms: due at 10, 20, 30; once now.
+        let late = start + Duration::from_millis(35);
+        assert_eq!(pass(&mut timers, late), vec![TimerId(1)]);
+        assert_eq!(timers.next(), Some(start + Duration::from_millis(40)));
+        // Exactly on a due time: once, and the next one period on.
+        let on_time = start + Duration::from_millis(40);
+        assert_eq!(pass(&mut timers, on_time), vec![TimerId(1)]);
+        assert_eq!(timers.next(), Some(start + Duration::from_millis(50)));
+        // Behind by exactly a period.
+        let behind = start + Duration::from_millis(60);
+        assert_eq!(pass(&mut timers, behind), vec![TimerId(1)]);
+        assert_eq!(timers.next(), Some(start + Duration::from_millis(70)));
+    }
+
+    #[test]
+    fn an_interval_of_the_longest_period_runs_once_and_waits() {
+        let start = Instant::now();
+        let mut timers = Timers::default();
+        timers.add(timer(1, Duration::ZERO, Some(Duration::MAX)), start);
+        assert_eq!(pass(&mut timers, start), vec![TimerId(1)]);
+        assert_eq!(timers.next(), Some(start + FAR));
     }
 }

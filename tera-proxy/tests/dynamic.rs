@@ -10,8 +10,8 @@ use common::exchange;
 use tera_data::ProtocolMap;
 use tera_proxy::harness::packet;
 use tera_proxy::{
-    Catalog, Connection, DefSource, DynamicError, Hook, HookError, MapSource, ProxyConfig, Value,
-    Verdict, Version,
+    Catalog, Connection, DefSource, DynamicError, Hook, HookError, MapSource, Mod, ProxyConfig,
+    Setup, Value, Verdict, Version,
 };
 
 /// Known to nothing compiled: its def is written in the test.
@@ -244,4 +244,68 @@ async fn a_mods_dynamic_hook_gets_the_mods_state() {
     ex.result.unwrap();
     let got: Vec<_> = ex.client_got.iter().map(|p| read(p)).collect();
     assert_eq!(got, [(100, "a".to_owned()), (200, "b".to_owned())]);
+}
+
+/// The first member's id and whether it had no name, per packet.
+type Seen = Arc<Mutex<Vec<(Option<u32>, bool)>>>;
+
+/// Reads the first member of a party list: `list[0]["id"]` as a mod ported
+/// from JS writes it (`event.members[0].id`).
+#[derive(Default)]
+struct FirstMember {
+    seen: Seen,
+}
+
+impl Mod for FirstMember {
+    const NAME: &'static str = "first-member";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::dynamic(
+            "S_PARTY_LIST",
+            Version::Latest,
+            |me, _, value| {
+                let first = &value["members"][0];
+                let seen = (first["id"].as_u32(), first["name"].as_str().is_none());
+                me.seen.lock().unwrap().push(seen);
+                Verdict::Pass
+            },
+        ));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_mod_indexing_an_empty_list_reads_a_null_and_goes_on() {
+    const PARTY: &str = "array members\n- uint32 id\n- string name\n";
+    const PARTY_OPCODE: u16 = 40405;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("S_PARTY_LIST.1.def"), PARTY).unwrap();
+    let map = ProtocolMap::parse(&format!("S_PARTY_LIST = {PARTY_OPCODE}\n")).unwrap();
+    let conn = Connection::new(ProxyConfig {
+        maps: MapSource::Fixed(Arc::new(map)),
+        defs: DefSource::folder(dir.path()).unwrap(),
+        ..ProxyConfig::default()
+    });
+    let handle = conn.handle();
+    let module = FirstMember::default();
+    let seen = Arc::clone(&module.seen);
+    conn.add_mod(module).unwrap();
+
+    let mut catalog = Catalog::new();
+    let schema = catalog.add_def("S_PARTY_LIST.1.def", PARTY).unwrap();
+    let list = |members: serde_json::Value| {
+        let value = schema
+            .deserialize(serde_json::json!({ "members": members }))
+            .unwrap();
+        schema.encode(&value, PARTY_OPCODE).unwrap()
+    };
+    let down = [
+        list(serde_json::json!([])),
+        list(serde_json::json!([{"id": 7, "name": "Elin"}])),
+    ];
+    let ex = exchange(conn, &[], &down).await;
+    ex.result.unwrap();
+    assert_eq!(handle.faults(), [], "no panic, the mod stays");
+    assert_eq!(*seen.lock().unwrap(), [(None, true), (Some(7), false)]);
+    assert_eq!(ex.client_got, down, "both relayed as they were");
 }

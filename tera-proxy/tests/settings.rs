@@ -237,3 +237,118 @@ async fn settings_are_saved_at_exit() {
     exchange(conn, &[], &[]).await.result.unwrap();
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+/// Ends a loopback connection: its mods leave and save their settings.
+async fn end(mut lb: tera_proxy::harness::Loopback) {
+    lb.client.writer.shutdown().await.unwrap();
+    lb.server.writer.shutdown().await.unwrap();
+    lb.relay.await.unwrap().unwrap();
+}
+
+async fn say(lb: &mut tera_proxy::harness::Loopback, line: &str) -> String {
+    let line = enc(&c_chat::V1 {
+        channel: 0,
+        message: line.into(),
+    });
+    lb.client.writer.send(&[&line]).await.unwrap();
+    let reply = lb.client.reader.recv().await.unwrap().unwrap();
+    s_private_chat::V1::decode(&reply)
+        .unwrap()
+        .message
+        .to_string()
+}
+
+async fn relayed(lb: &mut tera_proxy::harness::Loopback, message: &str) -> String {
+    lb.server.writer.send(&[&chat(message)]).await.unwrap();
+    chat_text(&lb.client.reader.recv().await.unwrap().unwrap())
+}
+
+#[tokio::test]
+async fn two_connections_that_change_the_settings_both_keep_their_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("greeter.json");
+    let first = connection_in(dir.path());
+    let first_handle = first.handle();
+    first.add_mod(Greeter::default()).unwrap();
+    let second = connection_in(dir.path());
+    let second_handle = second.handle();
+    second.add_mod(Greeter::default()).unwrap();
+    let mut a = loopback(first, &keys(61)).await.unwrap();
+    let mut b = loopback(second, &keys(62)).await.unwrap();
+
+    // Each install counted itself; the first connection changes the
+    // greeting, and the second sees it on its next call.
+    assert_eq!(say(&mut a, "!greet hey").await, "ok");
+    assert_eq!(relayed(&mut b, "b").await, "b hey");
+    assert_eq!(
+        read(&path).1,
+        Greeting {
+            greeting: "hey".to_owned(),
+            installs: 2
+        }
+    );
+    // The second changes it back and then forth, the first closes last:
+    // its copy, made before, does not write over the change.
+    assert_eq!(say(&mut b, "!greet hi").await, "ok");
+    end(b).await;
+    end(a).await;
+    assert_eq!(
+        read(&path).1,
+        Greeting {
+            greeting: "hi".to_owned(),
+            installs: 2
+        }
+    );
+    assert_eq!(first_handle.settings_problems(), []);
+    assert_eq!(second_handle.settings_problems(), []);
+
+    // The owner went with its last connection: the next one reads the file.
+    let conn = connection_in(dir.path());
+    conn.add_mod(Greeter::default()).unwrap();
+    exchange(conn, &[], &[]).await.result.unwrap();
+    assert_eq!(read(&path).1.installs, 3);
+}
+
+#[test]
+fn a_change_that_could_not_be_written_is_written_by_the_next_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("settings");
+    let path = folder.join("greeter.json");
+    let (mut settings, problem) = Settings::<Greeting>::load(&folder, "greeter");
+    assert_eq!(problem, None);
+    settings.greeting = "hey".to_owned();
+    // The folder cannot be made: a file has its name (as root, permission
+    // bits would not stop the write).
+    std::fs::write(&folder, "in the way").unwrap();
+    let problem = settings.save_changes("greeter").unwrap_err();
+    assert!(problem.reason.contains("folder"), "{problem}");
+    assert_eq!(problem.path, path);
+    std::fs::remove_file(&folder).unwrap();
+    // No change since: the failed one is still to be written.
+    settings.save_changes("greeter").unwrap();
+    assert_eq!(read(&path).1.greeting, "hey");
+}
+
+#[test]
+fn a_save_has_a_temporary_file_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let stale = dir.path().join("greeter.json.tmp");
+    std::fs::write(&stale, "another writer's").unwrap();
+    let (mut settings, problem) = Settings::<Greeting>::load(dir.path(), "greeter");
+    assert_eq!(problem, None);
+    settings.greeting = "hey".to_owned();
+    settings.save_changes("greeter").unwrap();
+    settings.greeting = "hi".to_owned();
+    settings.save_changes("greeter").unwrap();
+    assert_eq!(read(&dir.path().join("greeter.json")).1.greeting, "hi");
+    assert_eq!(
+        std::fs::read_to_string(&stale).unwrap(),
+        "another writer's",
+        "another writer's temporary file is left alone"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+}

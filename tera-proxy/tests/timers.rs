@@ -230,3 +230,45 @@ async fn a_panicking_timer_disables_its_mod_and_is_reported() {
     .await
     .expect("in time");
 }
+
+/// Sets a timeout of `u64::MAX` ms and an interval of the longest
+/// `Duration` on install: timers that never come due.
+struct Forever;
+
+impl Mod for Forever {
+    const NAME: &'static str = "forever";
+
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.set_timeout(Duration::from_millis(u64::MAX), |_, _| {
+            panic!("a timeout of u64::MAX ms came due")
+        });
+        setup.set_interval(Duration::MAX, |_, _| {});
+        setup.hook(Self::command("soon", |_, cmd| {
+            cmd.event()
+                .set_timeout(Duration::MAX, |_: &mut Forever, _| panic!("came due"));
+            cmd.reply("set");
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_timer_past_the_clock_waits_and_the_connection_goes_on() {
+    tokio::time::timeout(LIMIT, async {
+        let conn = connection();
+        conn.add_mod(Forever).unwrap();
+        let mut lb = loopback(conn, &keys(54)).await.unwrap();
+        lb.client.writer.send(&[&say("!soon")]).await.unwrap();
+        assert_eq!(next_line(&mut lb).await, "reply: set");
+        // The interval ran once at its install (a zero first delay is not
+        // asked for: its first run is one period on), then waits.
+        let after = lines_until_marker(&mut lb, Duration::from_millis(50), "marker").await;
+        assert_eq!(after, Vec::<String>::new());
+        assert_eq!(lb.handle.timer_count(), 3, "all three still wait");
+        assert_eq!(lb.handle.faults(), Vec::new(), "nothing failed");
+        lb.client.writer.send(&[&say("!soon")]).await.unwrap();
+        assert_eq!(next_line(&mut lb).await, "reply: set", "still relaying");
+    })
+    .await
+    .expect("in time");
+}

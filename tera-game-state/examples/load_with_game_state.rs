@@ -3,7 +3,7 @@
 //! process, alternating:
 //!
 //! ```text
-//! cargo run --release -p tera-game-state --example load -- [connections] [packets] [rounds]
+//! cargo run --release -p tera-game-state --example load_with_game_state -- [connections] [packets] [rounds]
 //! ```
 //!
 //! Defaults: 50 connections, 5,000 packets each way, 3 rounds. Two
