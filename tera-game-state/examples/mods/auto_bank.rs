@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tera_data::packets::s_request_contract;
-use tera_game_state::{Game, GameEvent, Inventory, Submodules};
+use tera_game_state::{Game, GameEvent, Inventory, Item, Submodules};
 use tera_proxy::commands::ChatLink;
 use tera_proxy::{
     Event, HookError, Mod, ModSettings, PacketDef, Settings, SettingsFile, Setup, Value, Verdict,
@@ -25,6 +25,9 @@ const BANK_CONTRACT: i32 = 26;
 const TAB_SLOTS: i32 = 72;
 /// The wait after opening a tab, and after its last item.
 const TAB_DELAY: Duration = Duration::from_millis(100);
+const VIEW_WARE_EX: &str = include_str!("defs/S_VIEW_WARE_EX.3.def");
+const VIEW_WARE: &str = include_str!("defs/C_VIEW_WARE.2.def");
+const PUT_WARE_ITEM: &str = include_str!("defs/C_PUT_WARE_ITEM.3.def");
 
 /// The settings, in `auto-bank.json`. Versions 1 to 3 (the original's
 /// names) read as this one.
@@ -69,15 +72,6 @@ struct Defs {
     put_ware_item: PacketDef,
 }
 
-/// An item to bank.
-#[derive(Clone, Copy, Debug)]
-struct ToBank {
-    id: i32,
-    dbid: u64,
-    slot: u32,
-    amount: i32,
-}
-
 /// The mod on one connection.
 #[derive(Debug)]
 pub struct AutoBank {
@@ -85,7 +79,7 @@ pub struct AutoBank {
     defs: Defs,
     settings: Settings<Options>,
     banking: bool,
-    to_bank: BTreeMap<i32, Vec<ToBank>>,
+    to_bank: BTreeMap<i32, Vec<Item>>,
 }
 
 /// An item id typed, or the item of a chat link.
@@ -108,17 +102,9 @@ impl AutoBank {
     pub fn new(game: Game) -> Result<Self, HookError> {
         game.initialize(Submodules::INVENTORY);
         let defs = Defs {
-            view_ware_ex: PacketDef::parse(
-                "S_VIEW_WARE_EX",
-                3,
-                include_str!("defs/S_VIEW_WARE_EX.3.def"),
-            )?,
-            view_ware: PacketDef::parse("C_VIEW_WARE", 2, include_str!("defs/C_VIEW_WARE.2.def"))?,
-            put_ware_item: PacketDef::parse(
-                "C_PUT_WARE_ITEM",
-                3,
-                include_str!("defs/C_PUT_WARE_ITEM.3.def"),
-            )?,
+            view_ware_ex: PacketDef::parse("S_VIEW_WARE_EX", 3, VIEW_WARE_EX)?,
+            view_ware: PacketDef::parse("C_VIEW_WARE", 2, VIEW_WARE)?,
+            put_ware_item: PacketDef::parse("C_PUT_WARE_ITEM", 3, PUT_WARE_ITEM)?,
         };
         let settings = Settings::default();
         Ok(AutoBank {
@@ -143,29 +129,24 @@ impl AutoBank {
         self.to_bank.clear();
         for (tab, ids) in &self.settings.bank_list {
             let items = inventory.bag_items().filter(|item| ids.contains(&item.id));
-            let items = items.map(|i| ToBank {
-                id: i.id,
-                dbid: i.dbid,
-                slot: i.slot,
-                amount: i.amount,
-            });
-            self.to_bank.entry(*tab).or_default().extend(items);
+            self.to_bank.entry(*tab).or_default().extend(items.cloned());
         }
     }
 
-    /// Sends `C_PUT_WARE_ITEM` to the bank with `fields`.
-    fn put<const N: usize>(
+    /// Sends a packet of shipped def `def`: the player's `gameId` and
+    /// `fields`, the other fields zero.
+    fn send<const N: usize>(
         &self,
         event: &mut Event<'_, Self>,
+        def: &PacketDef,
         fields: [(&str, Value<'static>); N],
     ) {
-        let mut put = self.defs.put_ware_item.zero();
-        put["gameId"] = self.me().into();
-        put["container"] = 1i32.into();
+        let mut packet = def.zero();
+        packet["gameId"] = self.me().into();
         for (name, value) in fields {
-            put[name] = value;
+            packet[name] = value;
         }
-        if let Err(e) = event.send_record(&self.defs.put_ware_item, &put) {
+        if let Err(e) = event.send_record(def, &packet) {
             event.warn(e);
         }
     }
@@ -182,29 +163,23 @@ impl AutoBank {
             let offset = (tab - 1) * TAB_SLOTS;
             items.sort_by_key(|item| std::cmp::Reverse(item.slot));
             event.set_timeout(at, move |me, event| {
-                let mut view = me.defs.view_ware.zero();
-                view["gameId"] = me.me().into();
-                view["type"] = 1i32.into();
-                view["offset"] = offset.into();
-                if let Err(e) = event.send_record(&me.defs.view_ware, &view) {
-                    event.warn(e);
-                }
+                let tab = [("type", 1i32.into()), ("offset", offset.into())];
+                me.send(event, &me.defs.view_ware, tab);
             });
             at += TAB_DELAY;
             for item in items {
                 at += delay;
                 event.set_timeout(at, move |me, event| {
-                    me.put(
-                        event,
-                        [
-                            ("offset", offset.into()),
-                            ("fromSlot", i32::try_from(item.slot).unwrap_or(-1).into()),
-                            ("id", item.id.into()),
-                            ("dbid", item.dbid.into()),
-                            ("amount", item.amount.into()),
-                            ("toSlot", offset.into()),
-                        ],
-                    );
+                    let item = [
+                        ("container", 1i32.into()),
+                        ("offset", offset.into()),
+                        ("fromSlot", i32::try_from(item.slot).unwrap_or(-1).into()),
+                        ("id", item.id.into()),
+                        ("dbid", item.dbid.into()),
+                        ("amount", item.amount.into()),
+                        ("toSlot", offset.into()),
+                    ];
+                    me.send(event, &me.defs.put_ware_item, item);
                 });
             }
             at += TAB_DELAY;
@@ -216,16 +191,15 @@ impl AutoBank {
                 .with(|s| s.inventory().and_then(Inventory::money))
                 .unwrap_or(0);
             if me.settings.deposit_gold && money > me.settings.deposit_amount {
-                me.put(
-                    event,
-                    [
-                        ("money", (money - me.settings.deposit_amount).into()),
-                        ("fromPocket", (-1i32).into()),
-                        ("fromSlot", (-1i32).into()),
-                        ("id", (-1i32).into()),
-                        ("toSlot", (-1i32).into()),
-                    ],
-                );
+                let gold = [
+                    ("container", 1i32.into()),
+                    ("money", (money - me.settings.deposit_amount).into()),
+                    ("fromPocket", (-1i32).into()),
+                    ("fromSlot", (-1i32).into()),
+                    ("id", (-1i32).into()),
+                    ("toSlot", (-1i32).into()),
+                ];
+                me.send(event, &me.defs.put_ware_item, gold);
             }
         });
     }
@@ -294,10 +268,9 @@ impl Mod for AutoBank {
                 }
                 ["rm", id] => match item_id(id) {
                     Some(id) => {
-                        me.settings
-                            .bank_list
-                            .values_mut()
-                            .for_each(|ids| _ = ids.remove(&id));
+                        for ids in me.settings.bank_list.values_mut() {
+                            ids.remove(&id);
+                        }
                         format!("Removed &lt;{id}&gt; from bank list.")
                     }
                     None => "Invalid argument. usage : bank rm &lt;item id | chat link&gt;".into(),

@@ -48,7 +48,7 @@ fn can_use(state: &GameState, battleground: Option<i32>) -> bool {
         && !contract
         && !state.is_in_loading_screen()
         && state.is_ingame()
-        && (me.zone().is_none() || me.zone() != battleground)
+        && battleground.is_none_or(|zone| me.zone() != Some(zone))
         && items > 0
 }
 
