@@ -10,11 +10,12 @@ use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 
 use crate::config::ProxyConfig;
-use crate::context::{ConnectionContext, ConnectionSetup, Setups};
+use crate::context::ConnectionContext;
 use crate::error::{HookError, ProxyError};
 use crate::handle::ConnectionHandle;
 use crate::mods::Mod;
 use crate::relay::Connection;
+use crate::setup::{ConnectionSetup, Setups};
 use crate::stats::RelayStats;
 
 type Install = Arc<dyn Fn(&Connection) -> Result<(), HookError> + Send + Sync>;

@@ -18,7 +18,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::Decoder;
 
 use crate::config::ProxyConfig;
-use crate::context::{ConnectionContext, ConnectionSetup};
+use crate::context::ConnectionContext;
 use crate::error::{HookError, ProxyError};
 use crate::handle::ConnectionHandle;
 use crate::handshake::relay_handshake;
@@ -68,28 +68,6 @@ impl Connection {
             to_client,
             config,
         }
-    }
-
-    /// A connection set up by `setups`, in order: each puts its values in
-    /// the context, then each installs its mods and hooks (as a
-    /// [`Proxy::with_setup`](crate::Proxy::with_setup) does on every
-    /// connection).
-    ///
-    /// # Errors
-    /// The first setup that fails to install.
-    pub fn set_up(
-        config: ProxyConfig,
-        setups: &[&dyn ConnectionSetup],
-    ) -> Result<Connection, HookError> {
-        let mut context = ConnectionContext::default();
-        for setup in setups {
-            setup.context(&mut context);
-        }
-        let connection = Connection::with_context(config, context);
-        for setup in setups {
-            setup.install(&connection)?;
-        }
-        Ok(connection)
     }
 
     /// What the connection's setups put in for every mod.

@@ -12,7 +12,6 @@ use crate::error::{HookError, PacketError};
 use crate::event::{Event, Injection, Input};
 use crate::hooks::{Hook, call_fn};
 use crate::meta::{HookKind, HookMeta};
-use crate::mods::Mod;
 use crate::verdict::Verdict;
 
 /// A packet def a mod ships as text: `NAME.VERSION` and its fields, as a
@@ -116,7 +115,7 @@ impl PacketDef {
 
 impl Hook {
     /// A hook outside any mod on the packets of a shipped def (see
-    /// [`Mod::shipped`]).
+    /// [`Mod::shipped`](crate::Mod::shipped)).
     pub fn shipped(
         def: &PacketDef,
         mut hook: impl for<'e, 'p> FnMut(&mut Event<'e>, &mut Record<'p>) -> Verdict + Send + 'static,
@@ -152,8 +151,9 @@ impl<M: 'static> Hook<M> {
     }
 }
 
-/// The hook maker of shipped defs for mods, beside [`Mod::dynamic`].
-pub(crate) fn shipped_hook<M: Mod>(
+/// The hook maker of shipped defs for mods, beside
+/// [`Mod::dynamic`](crate::Mod::dynamic).
+pub(crate) fn shipped_hook<M: 'static>(
     def: &PacketDef,
     hook: impl for<'e, 'p> FnMut(&mut M, &mut Event<'e, M>, &mut Record<'p>) -> Verdict + Send + 'static,
 ) -> Hook<M> {

@@ -253,3 +253,39 @@ async fn hooks_chosen_by_the_patch_the_client_says_at_login() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_proxy_that_stops_unloads_the_mods_of_its_open_connections() {
+    use tera_proxy::Proxy;
+    use tera_proxy::harness::{Peer, keys};
+
+    let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let notes = Notes::default();
+    let for_mods = Arc::clone(&notes);
+    let proxy = Proxy::new(server.local_addr().unwrap().to_string())
+        .config(ProxyConfig {
+            maps: MapSource::test_map(),
+            ..ProxyConfig::default()
+        })
+        .with_mod(move || Toolbox {
+            notes: Arc::clone(&for_mods),
+        })
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let addr = proxy.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(proxy.run_until(async {
+        stopped.await.ok();
+    }));
+    let keys = keys(70);
+    let game = async { Peer::server(server.accept().await?.0, &keys).await };
+    let (client, game) = tokio::join!(Peer::client(addr, &keys), game);
+    let (mut client, _game) = (client.unwrap(), game.unwrap());
+    assert!(notes.lock().unwrap().is_empty(), "open: not unloaded");
+    stop.send(()).unwrap();
+    running.await.unwrap().unwrap();
+    assert_eq!(*notes.lock().unwrap(), ["unloaded"]);
+    // The connection was ended: the client's stream closes.
+    assert!(client.reader.recv().await.map_or(true, |p| p.is_none()));
+}
