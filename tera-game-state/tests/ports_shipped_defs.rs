@@ -85,6 +85,45 @@ async fn enter(play: &mut TestPeers) {
         .await;
 }
 
+/// A def's field lines, comments and spacing left out.
+fn fields(text: &str) -> Vec<Vec<String>> {
+    let words = |line: &str| -> Vec<String> {
+        let field = line.split('#').next().unwrap_or_default();
+        field.split_whitespace().map(str::to_owned).collect()
+    };
+    text.lines().map(words).filter(|w| !w.is_empty()).collect()
+}
+
+/// Every def the ports ship is the tera-data checkout's of that name and
+/// version (`TERA_DATA_DIR`, or `../shared/tera-data`; skipped with a
+/// notice without one): the same fields, types and order.
+#[test]
+fn the_shipped_defs_are_the_checkouts() {
+    let root = std::env::var_os("TERA_DATA_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tera-data"),
+        Into::into,
+    );
+    let corpus = root.join("definitions");
+    if !corpus.is_dir() {
+        eprintln!(
+            "no tera-data checkout at {} (set TERA_DATA_DIR): skipped",
+            root.display()
+        );
+        return;
+    }
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/mods/defs");
+    let mut checked = 0;
+    for file in std::fs::read_dir(shipped).unwrap() {
+        let path = file.unwrap().path();
+        let name = path.file_name().unwrap().to_owned();
+        let theirs = std::fs::read_to_string(corpus.join(&name)).unwrap();
+        let ours = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(fields(&ours), fields(&theirs), "{}", name.to_string_lossy());
+        checked += 1;
+    }
+    assert_eq!(checked, 8, "the eight defs the three ports ship");
+}
+
 const BOB: u64 = 0x0100_0000_0000_0002;
 const CAT: u64 = 0x0100_0000_0000_0003;
 
