@@ -70,6 +70,9 @@ pub struct Game {
 struct Shared {
     state: Mutex<GameState>,
     events: Signal<GameEvent>,
+    /// What the state was made with: without a patch, the state is made
+    /// again at the client's patch once its login says it.
+    config: GameConfig,
 }
 
 impl Game {
@@ -78,8 +81,9 @@ impl Game {
     pub fn new(config: GameConfig) -> Game {
         Game {
             shared: Arc::new(Shared {
-                state: Mutex::new(GameState::new(config)),
+                state: Mutex::new(GameState::new(config.clone())),
                 events: Signal::new(),
+                config,
             }),
         }
     }
@@ -87,6 +91,41 @@ impl Game {
     /// The state, to read (hooks run one at a time on a connection, so
     /// the lock is never contended there; do not hold it across an
     /// `.await`).
+    ///
+    /// In a hook, the connection's game state taken from the event's
+    /// context borrows neither the mod nor the event: the guard can be
+    /// handed to the mod's own `&mut self` methods.
+    ///
+    /// ```
+    /// use tera_data::packets::s_spawn_me;
+    /// use tera_game_state::{Game, GameState};
+    /// use tera_proxy::{Event, HookError, Mod, Setup, Verdict};
+    ///
+    /// #[derive(Default)]
+    /// struct Spawns {
+    ///     count: u32,
+    /// }
+    ///
+    /// impl Spawns {
+    ///     fn spawned(&mut self, state: &GameState, event: &mut Event<'_, Self>) {
+    ///         self.count += 1;
+    ///         event.message(format!("spawn {} in {:?}", self.count, state.me().zone()));
+    ///     }
+    /// }
+    ///
+    /// impl Mod for Spawns {
+    ///     const NAME: &'static str = "spawns";
+    ///     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+    ///         setup.hook(Self::on::<s_spawn_me::V3>(|me, event, _| {
+    ///             if let Some(game) = event.context::<Game>() {
+    ///                 me.spawned(&game.state(), event);
+    ///             }
+    ///             Verdict::Pass
+    ///         }));
+    ///         Ok(())
+    ///     }
+    /// }
+    /// ```
     pub fn state(&self) -> MutexGuard<'_, GameState> {
         // A panic while feeding leaves the state as the packet before left
         // it: each submodule's update is a handful of assignments.
@@ -189,6 +228,7 @@ impl Game {
         GameFeeder {
             game: self.clone(),
             bound: false,
+            patched: false,
         }
     }
 }
@@ -199,6 +239,8 @@ impl Game {
 pub struct GameFeeder {
     game: Game,
     bound: bool,
+    /// Whether the client's patch has been looked at.
+    patched: bool,
 }
 
 impl GameFeeder {
@@ -212,6 +254,26 @@ impl GameFeeder {
             };
             state.bind(Arc::new(map.clone()));
             self.bound = true;
+        }
+        if !self.patched
+            && let Some(patch) = event.patch()
+        {
+            // The client's login (C_LOGIN_ARBITER, before anything game
+            // state keeps) says its patch: a state made without one reads
+            // that patch's versions from then on.
+            self.patched = true;
+            let config = &self.game.shared.config;
+            if config.patch.is_none()
+                && let Some(map) = event.protocol_map()
+            {
+                let enabled = state.enabled();
+                *state = GameState::new(GameConfig {
+                    patch: Some(patch),
+                    ..config.clone()
+                });
+                state.initialize(enabled);
+                state.bind(Arc::new(map.clone()));
+            }
         }
         let events = state.feed(event.opcode(), packet.bytes());
         if events.is_empty() {

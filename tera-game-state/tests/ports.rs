@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use common::packets::*;
 use tera_data::packets::{
-    c_complete_daily_event, c_complete_extra_event, c_try_loot_dropitem,
+    c_chat, c_complete_daily_event, c_complete_extra_event, c_try_loot_dropitem,
     s_complete_event_matching_quest, s_despawn_dropitem, s_dungeon_camera_set,
     s_dungeon_event_message, s_npc_status, s_spawn_dropitem,
 };
@@ -295,7 +295,14 @@ async fn auto_loot_loots_what_is_in_reach_of_game_states_position() {
         .await;
     let got = play.wait(Duration::from_millis(500)).await;
     assert!(looted(&got).is_empty());
-    let got = play.command("loot blacklist add 101").await;
+    // The item's chat link, as the client writes a shift-click into chat.
+    let link = r#"<ChatLinkAction param="1#####101@7@Ann">&lt;Pie&gt;</ChatLinkAction>"#;
+    let got = play
+        .send(&c_chat::V1 {
+            channel: 0,
+            message: format!("<FONT>!loot blacklist add {link}</FONT>").into(),
+        })
+        .await;
     assert_eq!(replies(&got), ["Added 101 to the blacklist."]);
     play.send(&drop_item(4, 101, 440.0)).await;
     let got = play.wait(Duration::from_millis(500)).await;

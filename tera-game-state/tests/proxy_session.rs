@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::packets::{ME, load_topo, login, spawn_me, v};
 use common::script::{Step, session};
-use tera_data::packets::{s_spawn_me, s_user_levelup};
-use tera_game_state::{Game, GameConfig, GameEvent, Submodules};
+use tera_data::packets::{c_login_arbiter, s_spawn_me, s_user_levelup};
+use tera_game_state::{Game, GameConfig, GameEvent, GameState, Submodules};
 use tera_proxy::harness::TestPeers;
 use tera_proxy::{Connection, HookError, MapSource, Mod, ProxyConfig, Setup, Verdict};
 
@@ -179,5 +179,27 @@ async fn a_mod_finds_game_state_in_the_connections_context() {
         .send_named("S_LOAD_TOPO", load_topo(9713, origin, false))
         .await;
     assert!(got.messages().is_empty(), "{:?}", got.names());
+    play.finish().await;
+}
+
+#[tokio::test]
+async fn game_state_reads_the_versions_of_the_patch_the_clients_login_says() {
+    let (conn, game) = connection();
+    let mut play = TestPeers::start(conn).await;
+    assert_eq!(game.with(GameState::patch), None, "the newest until told");
+    let login = c_login_arbiter::V2 {
+        language: 6,
+        patch_version: 9205,
+        name: "ann".into(),
+        ..Default::default()
+    };
+    play.send(&login).await;
+    assert_eq!(play.handle.patch(), Some((92, 5)));
+    assert_eq!(game.with(GameState::patch), Some(92));
+    // The login itself was read by the state made at that patch.
+    assert_eq!(
+        game.with(|s| s.session().account_name().map(str::to_owned)),
+        Some("ann".to_owned())
+    );
     play.finish().await;
 }

@@ -40,8 +40,20 @@
 //!   error, or reported once the map is known
 //!   ([`ConnectionHandle::unknown_names`]).
 //! * The protocol map (name <-> opcode) is given, or chosen from a folder of
-//!   `protocol.REV.map` files by the revision the client announces in its
+//!   `protocol.REV.map` files (a tera-data checkout's:
+//!   [`MapSource::tera_data`]) by the revision the client announces in its
 //!   first packet, `C_CHECK_VERSION` ([`MapSource`]).
+//! * What every mod of a connection shares: a [`ConnectionContext`] that
+//!   the proxy's [`ConnectionSetup`]s fill before the mods install (game
+//!   state, in one line), read with [`Setup::need`] and
+//!   [`Event::context`].
+//! * What else tera-toolbox gives a mod: [`Event::log`], [`Mod::unload`],
+//!   hooks by the client's patch ([`Hook::patches`], [`Event::patch`]),
+//!   system messages ([`Event::parse_system_message`]), command arguments
+//!   with their chat links ([`Command::raw_args`]), and defs a mod ships
+//!   for packets the project does not compile in ([`PacketDef`]).
+//! * A mod's tests: `harness::TestPeers` (feature `harness`), a scripted
+//!   client and server.
 //!
 //! Memory stays bounded: each side's queue holds at most
 //! [`ProxyConfig::queue_bytes`], and a side that stops reading stops the
@@ -55,7 +67,8 @@
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! let proxy = Proxy::new("127.0.0.1:9251")
-//!     .config(ProxyConfig { maps: MapSource::test_map(), ..ProxyConfig::default() })
+//!     // Each client's map by the revision it announces, from a tera-data checkout.
+//!     .config(ProxyConfig { maps: MapSource::tera_data("tera-data"), ..ProxyConfig::default() })
 //!     .on_connection(|_, connection| {
 //!         // Every chat line from the server, changed.
 //!         let chat = Hook::on::<s_chat::V4>(|_, chat| {

@@ -45,7 +45,7 @@ type OnClose = Arc<dyn Fn(u64, &ConnectionHandle, Result<RelayStats, ProxyError>
 ///
 /// # async fn example() -> std::io::Result<()> {
 /// let proxy = Proxy::new("127.0.0.1:9251")
-///     .config(ProxyConfig { maps: MapSource::test_map(), ..ProxyConfig::default() })
+///     .config(ProxyConfig { maps: MapSource::tera_data("tera-data"), ..ProxyConfig::default() })
 ///     .with_mod(Shout::default)
 ///     .bind("127.0.0.1:9250")
 ///     .await?;

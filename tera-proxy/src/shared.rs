@@ -58,6 +58,8 @@ pub(crate) struct Shared {
     sysmsg: OnceLock<Arc<SysmsgMap>>,
     /// The client's patch (major, minor), from its `C_LOGIN_ARBITER`.
     patch: OnceLock<(u32, u32)>,
+    /// The opcode of `C_LOGIN_ARBITER` in the map, once looked up.
+    login_opcode: OnceLock<Option<u16>>,
     defs: Option<Arc<Catalog>>,
     /// What the connection's setups put in for every mod.
     context: Arc<ConnectionContext>,
@@ -93,6 +95,7 @@ impl Shared {
             map: OnceLock::new(),
             sysmsg: OnceLock::new(),
             patch: OnceLock::new(),
+            login_opcode: OnceLock::new(),
             defs: match &config.defs {
                 DefSource::None => None,
                 DefSource::Catalog(catalog) => Some(Arc::clone(catalog)),
@@ -184,11 +187,14 @@ impl Shared {
         if self.patch.get().is_some() {
             return;
         }
-        let Some((map, _)) = self.map.get() else {
-            return;
-        };
+        // Looked up once: until the login, every client packet is checked.
+        let login = self.map.get().map(|(map, _)| {
+            *self
+                .login_opcode
+                .get_or_init(|| map.code("C_LOGIN_ARBITER"))
+        });
         let opcode = tera_net::framing::opcode(packet);
-        if opcode.is_none() || opcode != map.code("C_LOGIN_ARBITER") {
+        if opcode.is_none() || opcode != login.flatten() {
             return;
         }
         let Ok(login) = <c_login_arbiter::V2<'_> as Packet<'_>>::decode(packet) else {

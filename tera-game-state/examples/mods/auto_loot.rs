@@ -3,10 +3,9 @@
 //! there are some in reach, looking again every `loot_interval` ms; not
 //! while mounted, nor in combat unless told to; never the blacklisted
 //! items. `!loot` toggles it; `!loot combat` toggles looting in combat;
-//! `!loot blacklist add|rm ID` and `!loot blacklist list`; `!loot recent`
-//! lists what it picked up; `!loot set delay|interval N`. (The original
-//! also took an item's chat link for `ID`: the proxy's commands read chat
-//! lines without their tags, where a link's id is.)
+//! `!loot blacklist add|rm ID` (an id or the item's chat link, as the
+//! original) and `!loot blacklist list`; `!loot recent` lists what it
+//! picked up; `!loot set delay|interval N`.
 //!
 //! Game state gives it the player's position (the original tracked
 //! `C_PLAYER_LOCATION` itself), whether the player is mounted or in
@@ -19,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use tera_data::Vec3;
 use tera_data::packets::{c_try_loot_dropitem, s_despawn_dropitem, s_spawn_dropitem};
 use tera_game_state::{Game, GameEvent, distance};
+use tera_proxy::commands::ChatLink;
 use tera_proxy::{
     Event, HookError, Mod, ModSettings, Settings, SettingsFile, Setup, TimerId, Verdict,
 };
@@ -216,8 +216,16 @@ impl Mod for AutoLoot {
 
     fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
         setup.hook(Self::command("loot", |me, cmd| {
-            let line = cmd.line().to_owned();
-            let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+            // An item shift-clicked into the line counts as its id.
+            let args: Vec<String> = (cmd.raw_args().into_iter())
+                .map(
+                    |arg| match ChatLink::find_all(arg).first().and_then(ChatLink::id) {
+                        Some(id) => id.to_string(),
+                        None => arg.to_owned(),
+                    },
+                )
+                .collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let reply = me.run_command(&args, cmd.event());
             cmd.reply(reply);
         }));
