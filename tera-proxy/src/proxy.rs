@@ -116,6 +116,48 @@ impl Proxy {
         self
     }
 
+    /// Installs a mod made by `factory` from each connection's context
+    /// (after the setups filled it): a mod that keeps a value of the
+    /// context, such as the connection's game state, gets it when made,
+    /// with no placeholder to replace at install. A factory's error (a
+    /// value missing, [`ConnectionContext::need`]) is an install that
+    /// failed: logged, the mod left out.
+    ///
+    /// ```no_run
+    /// use tera_proxy::{ConnectionContext, HookError, Mod, Proxy, Setup};
+    ///
+    /// #[derive(Clone)]
+    /// struct Greeting(String);
+    ///
+    /// struct Greeter {
+    ///     greeting: Greeting,
+    /// }
+    ///
+    /// impl Mod for Greeter {
+    ///     const NAME: &'static str = "greeter";
+    ///     fn install(&mut self, _: &mut Setup<Self>) -> Result<(), HookError> {
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let proxy = Proxy::new("127.0.0.1:9251")
+    ///     .with_setup(|context: &mut ConnectionContext| {
+    ///         context.insert(Greeting("hi".into()));
+    ///     })
+    ///     .with_mod_from(|context| Ok(Greeter { greeting: context.need()? }));
+    /// # let _ = proxy;
+    /// ```
+    #[must_use]
+    pub fn with_mod_from<M: Mod>(
+        mut self,
+        factory: impl Fn(&ConnectionContext) -> Result<M, HookError> + Send + Sync + 'static,
+    ) -> Proxy {
+        self.mods.push(Arc::new(move |connection: &Connection| {
+            connection.add_mod(factory(connection.context())?).map(drop)
+        }));
+        self
+    }
+
     /// Calls `f` with each new connection (its number from 1, and the
     /// connection, mods installed) before it is relayed: to add hooks of
     /// its own.

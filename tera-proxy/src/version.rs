@@ -194,6 +194,36 @@ impl MapSource {
         tera_data::protocol_map().map_or(MapSource::None, |m| MapSource::Fixed(Arc::new(m)))
     }
 
+    /// The made-up test map with made-up opcodes for `names` too (the
+    /// first free ones from 40000): to test a mod that ships the defs of
+    /// packets the test map lacks ([`PacketDef`](crate::PacketDef)). A
+    /// name the map has keeps its opcode.
+    ///
+    /// ```
+    /// use tera_proxy::MapSource;
+    ///
+    /// let MapSource::Fixed(map) = MapSource::test_map_with(&["S_DEAD_LOCATION", "S_CHAT"]) else {
+    ///     unreachable!()
+    /// };
+    /// assert_eq!(map.code("S_DEAD_LOCATION"), Some(40000));
+    /// assert_eq!(map.code("S_CHAT"), tera_data::protocol_map().and_then(|m| m.code("S_CHAT")));
+    /// ```
+    #[must_use]
+    pub fn test_map_with(names: &[&str]) -> MapSource {
+        let test = tera_data::protocol_map().unwrap_or_default();
+        let mut free = (40_000..=u16::MAX).filter(|code| test.name(*code).is_none());
+        let added: Vec<(&str, u16)> = names
+            .iter()
+            .filter(|name| test.code(name).is_none())
+            .filter_map(|name| Some((*name, free.next()?)))
+            .collect();
+        let entries = test.iter().chain(added);
+        MapSource::Fixed(Arc::new(ProtocolMap::from_entries(
+            test.revision(),
+            entries,
+        )))
+    }
+
     /// The made-up test map, under its old name.
     #[deprecated(
         note = "the made-up test map: use MapSource::test_map, or MapSource::tera_data for a real client"

@@ -188,3 +188,74 @@ async fn a_proxy_runs_its_setups_on_each_connection_with_new_values() {
     running.await.unwrap().unwrap();
     assert_eq!(made.load(Ordering::Relaxed), 2);
 }
+
+/// Appends how many lines the connection's `Lines` holds, from the value
+/// it was made with (`Proxy::with_mod_from`): its install reads nothing.
+struct MadeWith {
+    lines: Lines,
+}
+
+impl Mod for MadeWith {
+    const NAME: &'static str = "made-with";
+    fn install(&mut self, setup: &mut Setup<Self>) -> Result<(), HookError> {
+        setup.hook(Self::on::<s_chat::V4>(|me, _, chat| {
+            let n = me.lines.0.lock().unwrap().len();
+            chat.message = format!("{} [{n}]", chat.message).into();
+            Verdict::Changed
+        }));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_proxy_makes_a_mod_from_each_connections_context() {
+    let server = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let made = Arc::new(AtomicUsize::new(0));
+    let proxy = Proxy::new(server.local_addr().unwrap().to_string())
+        .config(test_map())
+        .with_setup(LinesSetup {
+            made: Arc::clone(&made),
+        })
+        .with_mod(|| Writer)
+        // A value the context lacks: this mod is left out, the others run.
+        .with_mod_from(|context| {
+            Ok(MadeWith {
+                lines: Lines(context.need::<Arc<Mutex<Vec<String>>>>()?),
+            })
+        })
+        .with_mod_from(|context| {
+            Ok(MadeWith {
+                lines: context.need()?,
+            })
+        })
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let addr = proxy.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(proxy.run_until(async {
+        stopped.await.ok();
+    }));
+    let code = tera_data::protocol_map().unwrap().code("S_CHAT").unwrap();
+    let keys = keys(70);
+    let game = async { Peer::server(server.accept().await?.0, &keys).await };
+    let (client, game) = tokio::join!(Peer::client(addr, &keys), game);
+    let (mut client, mut game) = (client.unwrap(), game.unwrap());
+    for (text, expected) in [("a", "a [2]"), ("b", "b [4]")] {
+        let mut bytes = tera_data::Packet::encode(&chat(text)).unwrap();
+        tera_data::set_opcode(&mut bytes, code);
+        game.writer.send(&[&bytes]).await.unwrap();
+        let got = client.reader.recv().await.unwrap().unwrap();
+        let line = <s_chat::V4 as tera_data::Packet>::decode(&got).unwrap();
+        // The connection's `Lines`, as the setup and the writer filled it;
+        // one `[n]`: the mod whose value was missing is not installed.
+        assert_eq!(line.message.to_string(), expected);
+    }
+    client.writer.shutdown().await.unwrap();
+    assert!(game.reader.recv().await.unwrap().is_none());
+    game.writer.shutdown().await.unwrap();
+    assert!(client.reader.recv().await.unwrap().is_none());
+    stop.send(()).unwrap();
+    running.await.unwrap().unwrap();
+    assert_eq!(made.load(Ordering::Relaxed), 1);
+}
