@@ -33,8 +33,10 @@ pub fn file_text(path: &Path) -> Result<String, Fail> {
         .map_err(|_| Fail::Usage(format!("{} is not UTF-8 text", path.display())))
 }
 
-/// Reads and parses a `protocol.REV.map` file.
+/// Reads and checks a protocol map file (`protocol.REV.map`, or any name:
+/// a map without a revision).
 pub fn map(path: &Path) -> Result<ProtocolMap, Fail> {
-    let text = file_text(path)?;
-    ProtocolMap::parse(&text).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))
+    tera_dynamic::load_protocol_map(path)
+        .map(|loaded| loaded.map)
+        .map_err(|report| Fail::Usage(report.render(false)))
 }

@@ -202,7 +202,8 @@ fn opcode_through_a_map_file() {
     assert_eq!(out.code, 2);
     assert!(
         out.stderr
-            .contains("protocol.2.map: line 2: opcode 1 is also `S_CHAT`"),
+            .contains("error[E052]: duplicate code 1 (`S_CHAT` and `S_PING`)")
+            && out.stderr.contains("protocol.2.map:2:10"),
         "{}",
         out.stderr
     );

@@ -176,24 +176,48 @@ fn parse_line(text: &str) -> Result<Option<ParsedLine<'_>>, (usize, String)> {
 
 /// Parses and checks a map file: every problem of the file is in
 /// [`CheckedMap::report`], and the well-formed lines make
-/// [`CheckedMap::map`] (see the module doc).
+/// [`CheckedMap::map`] (see the module doc). The kind and revision come
+/// from the file name, `protocol.REV.map` or `sysmsg.REV.map`.
 pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
-    let mut report = Report::new(file_name, source);
-    let index = LineIndex::new(source);
-    let header = match parse_map_file_name(file_name) {
-        Ok(h) => Some(h),
+    let (kind, revision) = match parse_map_file_name(file_name) {
+        Ok(header) => header,
         Err(message) => {
+            let mut report = Report::new(file_name, source);
             report.push(
                 Diagnostic::error()
                     .with_code(codes::FILE_NAME)
                     .with_message(format!("bad map file name `{file_name}`: {message}")),
             );
-            None
+            check_lines(None, &mut report, source);
+            return CheckedMap { map: None, report };
         }
     };
+    parse_map_as(kind, revision, file_name, source)
+}
+
+/// [`parse_map`] for a map whose kind and revision the caller knows,
+/// whatever its file's name (`file_name` only names it in the report).
+pub fn parse_map_as(kind: MapKind, revision: u32, file_name: &str, source: &str) -> CheckedMap {
+    let mut report = Report::new(file_name, source);
+    let entries = check_lines(Some(kind), &mut report, source);
+    CheckedMap {
+        map: Some(MapFile {
+            kind,
+            revision,
+            entries,
+        }),
+        report,
+    }
+}
+
+/// Checks every line of a map of `kind` (unknown: codes up to `u32::MAX`)
+/// into `report` (sorted after), and returns the entries of the
+/// well-formed lines.
+fn check_lines(kind: Option<MapKind>, report: &mut Report, source: &str) -> Vec<MapEntry> {
+    let index = LineIndex::new(source);
     let mut entries = Entries {
-        max: header.map_or(u32::MAX, |(kind, _)| kind.max_code()),
-        kind: header.map_or("this map", |(k, _)| k.prefix()),
+        max: kind.map_or(u32::MAX, MapKind::max_code),
+        kind: kind.map_or("this map", MapKind::prefix),
         ..Entries::default()
     };
     let mut line_start = 0;
@@ -225,12 +249,7 @@ pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
         }
     }
     report.sort();
-    let map = header.map(|(kind, revision)| MapFile {
-        kind,
-        revision,
-        entries: entries.entries,
-    });
-    CheckedMap { map, report }
+    entries.entries
 }
 
 /// The entries of a map so far, with what a new line is checked against.

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tera_defs_front::{
-    Checked, Diagnostic, MapFile, MapKind, Report, find_files, load_def_file, load_map_file,
-    parse_def, parse_map,
+    Checked, Diagnostic, Report, find_files, load_def_file, load_map_file, parse_def,
 };
+use tera_packets::ProtocolMap;
 
+use crate::protocol_map::{load_protocol_map, parse_protocol_map, protocol_map_of};
 use crate::schema::Schema;
 
 /// Defs and a protocol map read at run time.
@@ -24,10 +25,9 @@ pub struct Catalog {
     by_name: HashMap<Arc<str>, Vec<Arc<Schema>>>,
     /// Defs with a platform infix (`NAME.VERSION.PLATFORM.def`).
     platform: Vec<Arc<Schema>>,
-    protocol: Option<MapFile>,
+    protocol: Option<ProtocolMap>,
     /// Whether `protocol` was named by the user (it is then kept).
     map_chosen: bool,
-    opcodes: HashMap<u16, Arc<str>>,
     problems: Vec<Report>,
     warnings: Vec<Report>,
 }
@@ -84,7 +84,7 @@ impl Catalog {
                 if !checked.is_ok() {
                     self.problems.push(checked.report);
                 }
-                if let Some(map) = checked.map {
+                if let Some(map) = checked.map.as_ref().and_then(protocol_map_of) {
                     self.offer_map(map, false);
                 }
             }
@@ -93,49 +93,30 @@ impl Catalog {
     }
 
     /// Uses the protocol map at `path` for opcodes, in place of any map
-    /// found by [`Catalog::load_dir`]. A map with errors, or a sysmsg map,
-    /// is returned as a report and changes nothing.
+    /// found by [`Catalog::load_dir`] (see [`load_protocol_map`]). A map
+    /// with errors, or a sysmsg map, is returned as a report and changes
+    /// nothing.
     pub fn load_map(&mut self, path: impl AsRef<Path>) -> Result<(), Report> {
-        self.choose_map(load_map_file(path.as_ref()).into_result()?)
+        self.offer_map(load_protocol_map(path)?.map, true);
+        Ok(())
     }
 
-    /// [`Catalog::load_map`] from a map's source; `file_name` is
-    /// `protocol.REV.map`.
+    /// [`Catalog::load_map`] from a map's source; `file_name` names it (see
+    /// [`parse_protocol_map`]).
     pub fn add_map(&mut self, file_name: &str, source: &str) -> Result<(), Report> {
-        self.choose_map(parse_map(file_name, source).into_result()?)
-    }
-
-    fn choose_map(&mut self, map: MapFile) -> Result<(), Report> {
-        if map.kind != MapKind::Protocol {
-            let name = format!("{}.{}.map", map.kind, map.revision);
-            let mut report = Report::new(name.clone(), String::new());
-            report.push(Diagnostic::error().with_message(format!(
-                "`{name}` is a {} map: opcodes come from a protocol map",
-                map.kind
-            )));
-            return Err(report);
-        }
-        self.offer_map(map, true);
+        self.offer_map(parse_protocol_map(file_name, source)?.map, true);
         Ok(())
     }
 
     /// Takes `map` as the protocol map when the user chose it, or when it
     /// is the highest revision found and the user chose none.
-    fn offer_map(&mut self, map: MapFile, chosen: bool) {
-        if map.kind != MapKind::Protocol {
-            return;
-        }
+    fn offer_map(&mut self, map: ProtocolMap, chosen: bool) {
         let better = match &self.protocol {
             None => true,
             Some(_) if chosen => true,
-            Some(current) => !self.map_chosen && map.revision > current.revision,
+            Some(current) => !self.map_chosen && map.revision() > current.revision(),
         };
         if better {
-            self.opcodes = map
-                .entries
-                .iter()
-                .filter_map(|e| Some((u16::try_from(e.code).ok()?, e.name.as_str().into())))
-                .collect();
             self.protocol = Some(map);
             self.map_chosen |= chosen;
         }
@@ -210,7 +191,7 @@ impl Catalog {
     /// The packet the protocol map names `opcode`: version `version`, or
     /// the latest when `None`.
     pub fn by_opcode(&self, opcode: u16, version: Option<u32>) -> Option<&Arc<Schema>> {
-        let name = self.opcodes.get(&opcode)?;
+        let name = self.name_of(opcode)?;
         match version {
             Some(v) => self.get(name, v),
             None => self.latest(name),
@@ -219,17 +200,16 @@ impl Catalog {
 
     /// The opcode of packet `name` in the protocol map.
     pub fn opcode(&self, name: &str) -> Option<u16> {
-        let code = self.protocol.as_ref()?.code(name)?;
-        u16::try_from(code).ok()
+        self.protocol.as_ref()?.code(name)
     }
 
     /// The name the protocol map gives `opcode`.
     pub fn name_of(&self, opcode: u16) -> Option<&str> {
-        self.opcodes.get(&opcode).map(|n| &**n)
+        self.protocol.as_ref()?.name(opcode)
     }
 
     /// The protocol map in use, if any.
-    pub fn protocol_map(&self) -> Option<&MapFile> {
+    pub fn protocol_map(&self) -> Option<&ProtocolMap> {
         self.protocol.as_ref()
     }
 

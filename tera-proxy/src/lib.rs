@@ -117,7 +117,6 @@ mod version;
 pub use commands::Command;
 pub use config::ProxyConfig;
 pub use dynamic::{DefSource, DefsError, DynamicError};
-pub use encode::direction_of;
 pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};
 pub use event::Event;
 pub use faults::{Fault, FaultPolicy, UnknownName};
@@ -135,6 +134,7 @@ pub use signal::Signal;
 pub use stats::{DirectionStats, RelayStats};
 pub use tera_dynamic::{self, Catalog, Record, Value};
 pub use tera_net::Direction;
+pub use tera_sessions::direction_of;
 pub use verdict::{Filter, Verdict};
 pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tera_data::{MapError, ProtocolMap};
+use tera_data::ProtocolMap;
 use tera_sessions::RevisionError;
 
 /// The opcode of `C_CHECK_VERSION` in every client build's protocol map: it
@@ -40,14 +40,13 @@ pub enum MapLoadError {
         #[source]
         source: Arc<std::io::Error>,
     },
-    /// The map file has a bad line.
-    #[error("{path}: {source}")]
+    /// The map file is refused (a line with an error).
+    #[error("{path}: {report}")]
     Parse {
         /// The file.
         path: PathBuf,
-        /// The parse error.
-        #[source]
-        source: MapError,
+        /// Every diagnostic of the file, as the def front end renders them.
+        report: String,
     },
 }
 
@@ -115,9 +114,14 @@ impl MapFolder {
                 path: path.clone(),
                 source: Arc::new(e),
             })?;
-        let map = Arc::new(
-            ProtocolMap::parse(&text).map_err(|source| MapLoadError::Parse { path, source })?,
-        );
+        let file_name = format!("protocol.{revision}.map");
+        let loaded = tera_dynamic::parse_protocol_map(&file_name, &text).map_err(|report| {
+            MapLoadError::Parse {
+                path,
+                report: report.render(false),
+            }
+        })?;
+        let map = Arc::new(loaded.map);
         self.loaded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

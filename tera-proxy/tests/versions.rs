@@ -156,5 +156,5 @@ async fn without_a_map_packets_pass_raw_and_the_handle_says_why() {
         .result
         .unwrap();
     let err = handle.map_error().unwrap().to_string();
-    assert!(err.contains("protocol.400.map: line 2"), "{err}");
+    assert!(err.contains("protocol.400.map:2:2"), "{err}");
 }

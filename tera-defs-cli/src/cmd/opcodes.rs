@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use tera_dynamic::Catalog;
 use tera_opcodes::{
-    Check, CheckReport, DefSet, Discovery, Entry, OpcodeMap, Report, Samples, direction_name,
+    Check, CheckReport, DefSet, Discovery, Entry, ProtocolMap, Report, Samples, direction_name,
 };
 use tera_sessions::capture::Capture;
 
@@ -187,8 +187,10 @@ fn load_defs(dirs: &[PathBuf]) -> Result<DefSet, Fail> {
     Ok(DefSet::from_catalog(&catalog))
 }
 
-fn load_map(path: &Path) -> Result<OpcodeMap, Fail> {
-    OpcodeMap::load(path).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))
+fn load_map(path: &Path) -> Result<ProtocolMap, Fail> {
+    tera_dynamic::load_protocol_map(path)
+        .map(|loaded| loaded.map)
+        .map_err(|report| Fail::Usage(report.render(false)))
 }
 
 /// The packets of every capture, each capture's sessions apart.
