@@ -10,7 +10,7 @@ use tera_defs_front::{
 };
 use tera_packets::ProtocolMap;
 
-use crate::protocol_map::{load_protocol_map, parse_protocol_map, protocol_map_of};
+use crate::protocol_map::{LoadedMap, load_protocol_map, parse_protocol_map, protocol_map_of};
 use crate::schema::Schema;
 
 /// Defs and a protocol map read at run time.
@@ -78,10 +78,11 @@ impl Catalog {
         }
         if let Some(maps) = first_dir(root, &["maps", "map", "map_base"]) {
             for file in find_files(&[maps]).maps {
-                // As tera-data-parser does: a malformed line is a problem,
-                // the map's other lines still give opcodes.
+                // As tera-data-parser does: a line left out (malformed, or
+                // an alias) is a problem, the map's other lines still give
+                // opcodes.
                 let checked = load_map_file(&file);
-                if !checked.is_ok() {
+                if !checked.report.diagnostics.is_empty() {
                     self.problems.push(checked.report);
                 }
                 if let Some(map) = checked.map.as_ref().and_then(protocol_map_of) {
@@ -93,19 +94,29 @@ impl Catalog {
     }
 
     /// Uses the protocol map at `path` for opcodes, in place of any map
-    /// found by [`Catalog::load_dir`] (see [`load_protocol_map`]). A map
-    /// with errors, or a sysmsg map, is returned as a report and changes
-    /// nothing.
+    /// found by [`Catalog::load_dir`] (see [`load_protocol_map`]: its lines
+    /// that make no entry are left out and the file's report is one of
+    /// [`Catalog::problems`]). An unreadable file or a sysmsg map is
+    /// returned as a report and changes nothing.
     pub fn load_map(&mut self, path: impl AsRef<Path>) -> Result<(), Report> {
-        self.offer_map(load_protocol_map(path)?.map, true);
+        let loaded = load_protocol_map(path)?;
+        self.take_map(loaded);
         Ok(())
     }
 
     /// [`Catalog::load_map`] from a map's source; `file_name` names it (see
     /// [`parse_protocol_map`]).
     pub fn add_map(&mut self, file_name: &str, source: &str) -> Result<(), Report> {
-        self.offer_map(parse_protocol_map(file_name, source)?.map, true);
+        let loaded = parse_protocol_map(file_name, source)?;
+        self.take_map(loaded);
         Ok(())
+    }
+
+    fn take_map(&mut self, loaded: LoadedMap) {
+        if !loaded.is_whole() {
+            self.problems.push(loaded.report);
+        }
+        self.offer_map(loaded.map, true);
     }
 
     /// Takes `map` as the protocol map when the user chose it, or when it
@@ -233,8 +244,9 @@ impl Catalog {
         self.len() == 0
     }
 
-    /// The files that did not load (defs or maps with errors, unreadable
-    /// paths), each with every diagnostic of the file.
+    /// The files that did not load, or not whole (defs with errors, maps
+    /// with lines left out, unreadable paths), each with every diagnostic
+    /// of the file.
     pub fn problems(&self) -> &[Report] {
         &self.problems
     }

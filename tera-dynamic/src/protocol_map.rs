@@ -10,13 +10,25 @@ use tera_defs_front::{
 use tera_packets::ProtocolMap;
 
 /// A protocol map read from a file, with what the front end said of it.
+///
+/// As tera-data-parser reads maps, a line that cannot be an entry is
+/// reported and left out, and the other lines still make the map: a
+/// malformed line, a code out of range, a name used again (errors), a
+/// second name on a code (a warning: the first name keeps it).
 #[derive(Debug, Clone)]
 pub struct LoadedMap {
-    /// The map.
+    /// The map of the well-formed lines.
     pub map: ProtocolMap,
-    /// Every diagnostic of the file (warnings only: a map with errors is
-    /// refused).
+    /// Every diagnostic of the file, each line left out among them; empty
+    /// for a clean file.
     pub report: Report,
+}
+
+impl LoadedMap {
+    /// Whether every line of the file made an entry (no diagnostic).
+    pub fn is_whole(&self) -> bool {
+        self.report.diagnostics.is_empty()
+    }
 }
 
 /// The map of a front-end map file: `None` for a sysmsg map, which holds
@@ -41,8 +53,8 @@ fn map_with_revision(file: &MapFile, revision: Option<u32>) -> Option<ProtocolMa
 /// protocol map without a revision.
 ///
 /// # Errors
-/// The report, when the file cannot be read, is a sysmsg map, or has an
-/// error.
+/// The report, when the file cannot be read or is a sysmsg map. Lines
+/// left out are in [`LoadedMap::report`].
 pub fn load_protocol_map(path: impl AsRef<Path>) -> Result<LoadedMap, Report> {
     let path = path.as_ref();
     let file_name = path.file_name().map_or_else(
@@ -79,14 +91,15 @@ pub fn parse_protocol_map(file_name: &str, source: &str) -> Result<LoadedMap, Re
     loaded(checked, file_name, revision)
 }
 
-/// The map of a checked file, or the report that refuses it.
+/// The map of a checked file's well-formed lines, or the report that
+/// refuses it (a sysmsg map).
 fn loaded(
     checked: CheckedMap,
     file_name: &str,
     revision: Option<u32>,
 ) -> Result<LoadedMap, Report> {
     let CheckedMap { map, mut report } = checked;
-    let Some(file) = map.filter(|_| report.is_ok()) else {
+    let Some(file) = map else {
         return Err(report);
     };
     let Some(map) = map_with_revision(&file, revision) else {
@@ -120,14 +133,37 @@ mod tests {
     }
 
     #[test]
-    fn sysmsg_maps_and_bad_codes_are_refused() {
+    fn sysmsg_maps_and_unreadable_files_are_refused() {
         let sysmsg = parse_protocol_map("sysmsg.1.map", "SMT_X 1\n");
         let report = sysmsg.err().map(|r| r.render(false)).unwrap_or_default();
         assert!(report.contains("is a sysmsg map"), "{report}");
-        assert!(parse_protocol_map("protocol.1.map", "S_X = 70000\n").is_err());
-        assert!(parse_protocol_map("m.map", "S_X = 70000\n").is_err());
         let missing = load_protocol_map("/nonexistent/protocol.1.map");
         let report = missing.err().map(|r| r.render(false)).unwrap_or_default();
         assert!(report.contains("cannot read"), "{report}");
+    }
+
+    #[test]
+    fn lines_that_make_no_entry_are_reported_and_the_rest_kept() {
+        let source = "C_CANCEL_SKILL_STRICTLY 5216\nC_CANCEL_SKILL_STRICTLYY 5216\n\
+                      S_X = 70000\nS_Y = = 1\nS_A 1\nS_A 2\nS_B 3\n";
+        let loaded = parse_protocol_map("protocol.376012.map", source);
+        let loaded = loaded.unwrap_or_else(|r| panic!("{}", r.render(false)));
+        assert!(!loaded.is_whole());
+        assert_eq!(loaded.report.warning_count(), 1);
+        assert_eq!(loaded.report.error_count(), 3);
+        let rendered = loaded.report.render(false);
+        assert!(
+            rendered.contains("warning[W007]: duplicate code 5216"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("protocol.376012.map:2:26"), "{rendered}");
+        let map = &loaded.map;
+        assert_eq!(map.name(5216), Some("C_CANCEL_SKILL_STRICTLY"));
+        assert_eq!(map.code("C_CANCEL_SKILL_STRICTLYY"), None);
+        assert_eq!(map.code("S_A"), Some(1));
+        assert_eq!(map.code("S_B"), Some(3));
+        assert_eq!(map.len(), 3);
+        let clean = parse_protocol_map("protocol.1.map", "S_A 1\n");
+        assert!(clean.is_ok_and(|l| l.is_whole()));
     }
 }

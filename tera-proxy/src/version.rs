@@ -40,7 +40,8 @@ pub enum MapLoadError {
         #[source]
         source: Arc<std::io::Error>,
     },
-    /// The map file is refused (a line with an error).
+    /// The map file is refused (not a protocol map). A line that makes no
+    /// entry only leaves it out, with a warning logged.
     #[error("{path}: {report}")]
     Parse {
         /// The file.
@@ -93,7 +94,9 @@ impl MapFolder {
         self.dir.join(format!("protocol.{revision}.map"))
     }
 
-    /// The map of `revision`, read and parsed on first use.
+    /// The map of `revision`, read and parsed on first use (see
+    /// `tera_dynamic::load_protocol_map`: lines that make no entry are left
+    /// out and logged).
     ///
     /// # Errors
     /// [`MapLoadError::Read`] or [`MapLoadError::Parse`].
@@ -117,10 +120,19 @@ impl MapFolder {
         let file_name = format!("protocol.{revision}.map");
         let loaded = tera_dynamic::parse_protocol_map(&file_name, &text).map_err(|report| {
             MapLoadError::Parse {
-                path,
+                path: path.clone(),
                 report: report.render(false),
             }
         })?;
+        if !loaded.is_whole() {
+            // As tera-data-parser does: the lines left out are reported,
+            // the others make the map.
+            tracing::warn!(
+                path = %path.display(),
+                report = %loaded.report.render(false),
+                "protocol map lines left out"
+            );
+        }
         let map = Arc::new(loaded.map);
         self.loaded
             .lock()
