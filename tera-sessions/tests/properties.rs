@@ -1,5 +1,8 @@
 //! Properties of reassembly and loss, on scripted sessions fed to the
-//! tracker segment by segment:
+//! tracker segment by segment, each run of packets one way cut into
+//! segments at any byte (as a sender that writes bursts at once and a TCP
+//! stack that coalesces them do: a segment holds the end of one packet and
+//! the start of the next):
 //!
 //! * any reordering, duplication or overlap of a connection's data
 //!   segments gives the same packets, both ways, and no gap;
@@ -19,7 +22,7 @@
 mod support;
 
 use proptest::prelude::*;
-use support::{Ends, Owned, Rng, Script, packets_of, script, script_of, segments};
+use support::{Ends, Owned, Rng, Script, packets_of, script, script_of, segments_cut};
 use tera_net::{Direction, KeyGeneration};
 use tera_sessions::capture::{Limits, OpcodeSet, Tracker};
 use tera_sessions::{Event, Gap};
@@ -81,13 +84,14 @@ proptest! {
         seed in any::<u64>(),
         order in any::<u64>(),
         mss in 1usize..1500,
+        cuts in any::<u64>(),
         extra in 0usize..30,
         old in any::<bool>(),
         isn in any::<(u32, u32)>(),
     ) {
         let s = script(seed, generation(old), 30);
         let ends = Ends::new(1, isn.0, isn.1);
-        let segs = segments(&s, ends, mss, false, 0);
+        let segs = cut_anywhere(&s, ends, false, mss, cuts);
         // The TCP and TERA handshakes stay first: a capture shows no byte
         // before the handshake that lets a peer send it.
         let (syns, rest) = segs.split_at(7);
@@ -127,14 +131,39 @@ proptest! {
         seed in any::<u64>(),
         lose in any::<u64>(),
         mss in 200usize..1500,
+        cuts in any::<u64>(),
         acks in any::<bool>(),
         old in any::<bool>(),
         isn in any::<(u32, u32)>(),
     ) {
         let s = script(seed, generation(old), 30);
         let known = Some(opcodes(&s));
-        lost_segment(&s, known, lose, mss, acks, isn)?;
+        let shape = Shape { mss, cuts, isn, acks };
+        lost_segment(&s, known, lose, shape)?;
     }
+}
+
+/// How a connection's segments are cut: runs of packets in full segments
+/// of `mss` bytes when `cuts` is even (Nagle), else in segments of 1 to
+/// `mss` bytes cut at random by `cuts`.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    mss: usize,
+    cuts: u64,
+    isn: (u32, u32),
+    acks: bool,
+}
+
+fn cut_anywhere(s: &Script, ends: Ends, acks: bool, mss: usize, cuts: u64) -> Vec<Owned> {
+    let mut rng = Rng(cuts);
+    let nagle = cuts % 2 == 0;
+    segments_cut(s, ends, acks, 0, &mut |rest| {
+        if nagle {
+            mss
+        } else {
+            1 + rng.below(rest.min(mss) as u64) as usize
+        }
+    })
 }
 
 /// Without a map, the search for the next packet after a lost header can
@@ -151,9 +180,10 @@ fn without_a_map_a_lost_segment_is_one_gap_and_every_other_packet_intact_nearly_
     for case in 0..100 {
         let s = script_of(rng.next(), KeyGeneration::Current, 60, 20000, 40);
         let mss = 200 + rng.below(1300) as usize;
-        let (lose, acks) = (rng.next(), rng.below(2) == 0);
+        let (lose, acks, cuts) = (rng.next(), rng.below(2) == 0, rng.next());
         let isn = (rng.next() as u32, rng.next() as u32);
-        if let Err(e) = lost_segment(&s, None, lose, mss, acks, isn) {
+        let shape = Shape { mss, cuts, isn, acks };
+        if let Err(e) = lost_segment(&s, None, lose, shape) {
             failed.push((case, e));
         }
     }
@@ -169,12 +199,10 @@ fn lost_segment(
     s: &Script,
     known: Option<OpcodeSet>,
     lose: u64,
-    mss: usize,
-    acks: bool,
-    isn: (u32, u32),
+    shape: Shape,
 ) -> Result<(), TestCaseError> {
-    let ends = Ends::new(2, isn.0, isn.1);
-    let mut segs = segments(s, ends, mss, acks, 0);
+    let ends = Ends::new(2, shape.isn.0, shape.isn.1);
+    let mut segs = cut_anywhere(s, ends, shape.acks, shape.mss, shape.cuts);
     // A data segment after the handshake (the first seven segments are
     // the TCP and TERA handshakes; the last two the FINs), not the
     // client's first packet, without which no key generation is chosen.
