@@ -21,6 +21,9 @@ pub struct SessionSummary {
     pub protocol: Option<Protocol>,
     /// Its packets.
     pub packets: u64,
+    /// Bytes its capture showed twice with different values (the first
+    /// copy kept; see [`Summary::set_conflicting`]).
+    pub conflicting_bytes: u64,
 }
 
 /// Counts of sessions, packets, bytes, gaps and decoding.
@@ -72,6 +75,7 @@ impl Summary {
                         start: start.clone(),
                         protocol: None,
                         packets: 0,
+                        conflicting_bytes: 0,
                     });
                 }
             }
@@ -114,6 +118,16 @@ impl Summary {
             && let Some(listed) = self.listed.get_mut(i)
         {
             listed.protocol = Some(protocol.clone());
+        }
+    }
+
+    /// Records the conflicting retransmitted bytes of `session` (a
+    /// capture's [`CaptureStats::conflicts`](crate::capture::CaptureStats::conflicts)).
+    pub fn set_conflicting(&mut self, session: SessionId, bytes: u64) {
+        if let Some(&i) = self.index.get(&session)
+            && let Some(listed) = self.listed.get_mut(i)
+        {
+            listed.conflicting_bytes = bytes;
         }
     }
 
@@ -165,7 +179,15 @@ fn session_line(f: &mut fmt::Formatter<'_>, s: &SessionSummary) -> fmt::Result {
         }
         None => write!(f, " no client packet")?,
     }
-    writeln!(f, ", {} packets", s.packets)
+    write!(f, ", {} packets", s.packets)?;
+    if s.conflicting_bytes > 0 {
+        write!(
+            f,
+            ", {} retransmitted bytes differ from the first copy",
+            s.conflicting_bytes
+        )?;
+    }
+    writeln!(f)
 }
 
 impl fmt::Display for Summary {

@@ -133,6 +133,11 @@ pub fn run(args: &CaptureArgs) -> Outcome {
         || bar.set_position(count.load(Ordering::Relaxed)),
     );
     bar.finish_and_clear();
+    if let Some(stats) = events.capture_stats() {
+        for &(session, bytes) in &stats.conflicts {
+            summary.set_conflicting(session, bytes);
+        }
+    }
     if let Some(sink) = sink {
         let dropped = sink.gaps_dropped();
         sink.finish()

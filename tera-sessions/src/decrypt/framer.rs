@@ -28,9 +28,9 @@ use super::partial::Partial;
 use super::resync::{Moment, Opcodes, find_start};
 
 /// Bytes kept while searching for the next packet after a lost header
-/// (room for the largest packet with packets before and after it); past
-/// this, the older half is dropped.
-pub(crate) const RESYNC_WINDOW: usize = 3 * 64 * 1024;
+/// (room for the largest packet and as many bytes of others); past this,
+/// the older half is dropped.
+pub(crate) const RESYNC_WINDOW: usize = 128 * 1024;
 
 /// Bytes seen after a lost header before the first search.
 const FIRST_SEARCH: usize = 256;

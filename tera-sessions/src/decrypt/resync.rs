@@ -108,7 +108,7 @@ struct Chain {
     first: u16,
     /// Where its last whole packet ends: a packet not whole yet (or a
     /// header not whole yet) starts there, or the bytes end.
-    end: usize,
+    end: u32,
 }
 
 /// Starts near the best chain by one measure kept, beyond which the
@@ -269,18 +269,20 @@ pub(crate) fn find_start(
     opcodes: Opcodes<'_>,
     moment: Moment,
 ) -> Option<(usize, usize)> {
+    // Positions are kept as u32 (a search window is far smaller).
+    let bytes = bytes.get(..u32::MAX as usize).unwrap_or(bytes);
     let n = bytes.len();
     // chains[i]: the chain from i, or None when it meets a header that
     // cannot be one. Filled from the end: a chain is its first packet and
     // the chain after it.
     let mut chains: Vec<Option<Chain>> = vec![None; n + 1];
-    let waiting = |at| {
+    let waiting = |at: usize| {
         Some(Chain {
             trusted: 0,
             total: 0,
             varied: 0,
             first: 0,
-            end: at,
+            end: u32::try_from(at).unwrap_or(u32::MAX),
         })
     };
     if let Some(last) = chains.last_mut() {
@@ -323,7 +325,7 @@ pub(crate) fn find_start(
         Opcodes::Map(_) => start,
         Opcodes::Used(_) => past_untrusted_first(bytes, start, chain, opcodes),
     };
-    Some((start, chain.end))
+    Some((start, chain.end as usize))
 }
 
 /// The start of the chain from `start` without its first packet, when that
