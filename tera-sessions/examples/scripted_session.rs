@@ -9,8 +9,13 @@
 //! pieces of random sizes, so that segments start and end inside packets.
 //!
 //! ```text
-//! cargo run -p tera-sessions --example scripted_session -- ADDRESS:PORT SEED old|current COUNT
+//! cargo run -p tera-sessions --example scripted_session -- ADDRESS:PORT SEED old|current COUNT [nagle]
 //! ```
+//!
+//! With `nagle`, both sockets announce a 1,460-byte MSS (as on Ethernet)
+//! and keep Nagle's algorithm on: a run of packets leaves in full segments
+//! that hold the end of one packet and the start of the next, as a real
+//! server sends them.
 
 #[path = "../tests/support/script.rs"]
 mod script;
@@ -20,11 +25,16 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::ExitCode;
 
 use script::{Rng, Script};
+use socket2::{Domain, Socket, Type};
 use tera_net::{Direction, HELLO, KEY_LEN, KeyGeneration, Session};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let parsed = match args.as_slice() {
+    let (args, nagle) = match args.split_last() {
+        Some((last, rest)) if last == "nagle" => (rest, true),
+        _ => (&args[..], false),
+    };
+    let parsed = match args {
         [addr, seed, generation, count] => (|| -> Option<_> {
             let generation = match generation.as_str() {
                 "old" => KeyGeneration::Old,
@@ -41,10 +51,10 @@ fn main() -> ExitCode {
         _ => None,
     };
     let Some((addr, seed, generation, count)) = parsed else {
-        eprintln!("usage: scripted_session ADDRESS:PORT SEED old|current COUNT");
+        eprintln!("usage: scripted_session ADDRESS:PORT SEED old|current COUNT [nagle]");
         return ExitCode::from(2);
     };
-    match run(addr, &script::script(seed, generation, count)) {
+    match run(addr, &script::script(seed, generation, count), nagle) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("scripted_session: {e}");
@@ -53,18 +63,48 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(addr: SocketAddr, script: &Script) -> std::io::Result<()> {
-    let listener = TcpListener::bind(addr)?;
+/// The MSS both sockets announce with `nagle`.
+const MSS: u32 = 1460;
+
+fn socket(addr: SocketAddr) -> std::io::Result<Socket> {
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+    socket.set_tcp_mss(MSS)?;
+    Ok(socket)
+}
+
+fn listen(addr: SocketAddr, nagle: bool) -> std::io::Result<TcpListener> {
+    if !nagle {
+        return TcpListener::bind(addr);
+    }
+    let socket = socket(addr)?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(1)?;
+    Ok(socket.into())
+}
+
+fn connect(addr: SocketAddr, nagle: bool) -> std::io::Result<TcpStream> {
+    if !nagle {
+        return TcpStream::connect(addr);
+    }
+    let socket = socket(addr)?;
+    socket.connect(&addr.into())?;
+    Ok(socket.into())
+}
+
+fn run(addr: SocketAddr, script: &Script, nagle: bool) -> std::io::Result<()> {
+    let listener = listen(addr, nagle)?;
     let bound = listener.local_addr()?;
     std::thread::scope(|scope| {
         let server = scope.spawn(|| -> std::io::Result<()> {
             let (stream, _) = listener.accept()?;
-            play(stream, script, Direction::ServerToClient)
+            play(stream, script, Direction::ServerToClient, nagle)
         });
         let client = play(
-            TcpStream::connect(bound)?,
+            connect(bound, nagle)?,
             script,
             Direction::ClientToServer,
+            nagle,
         );
         let server = server
             .join()
@@ -82,8 +122,8 @@ fn run(addr: SocketAddr, script: &Script) -> std::io::Result<()> {
 }
 
 /// Plays one side (`me` is the direction it sends).
-fn play(mut stream: TcpStream, script: &Script, me: Direction) -> std::io::Result<()> {
-    stream.set_nodelay(true)?;
+fn play(mut stream: TcpStream, script: &Script, me: Direction, nagle: bool) -> std::io::Result<()> {
+    stream.set_nodelay(!nagle)?;
     let (client_hs, server_hs) = script.handshake();
     let mut buf = [0u8; KEY_LEN];
     // Hello, client key 1, server key 1, client key 2, server key 2.

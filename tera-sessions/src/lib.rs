@@ -46,6 +46,21 @@
 //!
 //! [`capture::Tracker`] is the same without the file: TCP segments in, from
 //! a live capture or anywhere, events out.
+//!
+//! ## What a lost segment costs
+//!
+//! One [`Gap`] of exactly the lost bytes, and the packets that held lost
+//! bytes; the cipher skips the lost length, so the bytes after decrypt.
+//! When the loss swallowed a header, the next packet boundary is searched
+//! for in the bytes that follow, and from the boundary found on every
+//! packet comes out. With a protocol map
+//! ([`CaptureBuilder::known_opcodes`](capture::CaptureBuilder::known_opcodes))
+//! the boundary found is the first one past the loss unless noise with an
+//! opcode of the map lands exactly on it; without one, up to the packets
+//! before the first whose opcode the session already used. Measured on a
+//! real session of build 376012 (each of its 90 server segments of 1,460
+//! bytes lost in turn): no packet more with its map; without one, none
+//! more in 76 losses, 1 in 12, 2 in 2, never a packet that was not sent.
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)

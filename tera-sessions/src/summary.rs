@@ -24,6 +24,9 @@ pub struct SessionSummary {
     pub packets: u64,
     /// The versions chosen by fit for its names with more than one.
     pub versions: Vec<VersionChoice>,
+    /// Bytes its capture showed twice with different values (the first
+    /// copy kept; see [`Summary::set_conflicting`]).
+    pub conflicting_bytes: u64,
 }
 
 /// Counts of sessions, packets, bytes, gaps and decoding.
@@ -76,6 +79,7 @@ impl Summary {
                         protocol: None,
                         versions: Vec::new(),
                         packets: 0,
+                        conflicting_bytes: 0,
                     });
                 }
             }
@@ -134,6 +138,16 @@ impl Summary {
         }
     }
 
+    /// Records the conflicting retransmitted bytes of `session` (a
+    /// capture's [`CaptureStats::conflicts`](crate::capture::CaptureStats::conflicts)).
+    pub fn set_conflicting(&mut self, session: SessionId, bytes: u64) {
+        if let Some(&i) = self.index.get(&session)
+            && let Some(listed) = self.listed.get_mut(i)
+        {
+            listed.conflicting_bytes = bytes;
+        }
+    }
+
     /// Packets that did not decode.
     #[must_use]
     pub fn failed_count(&self) -> u64 {
@@ -182,7 +196,15 @@ fn session_line(f: &mut fmt::Formatter<'_>, s: &SessionSummary) -> fmt::Result {
         }
         None => write!(f, " no client packet")?,
     }
-    writeln!(f, ", {} packets", s.packets)?;
+    write!(f, ", {} packets", s.packets)?;
+    if s.conflicting_bytes > 0 {
+        write!(
+            f,
+            ", {} retransmitted bytes differ from the first copy",
+            s.conflicting_bytes
+        )?;
+    }
+    writeln!(f)?;
     if !s.versions.is_empty() {
         let exact = s.versions.iter().filter(|c| c.exact()).count();
         writeln!(

@@ -1,11 +1,17 @@
 //! Properties of reassembly and loss, on scripted sessions fed to the
-//! tracker segment by segment:
+//! tracker segment by segment, each run of packets one way cut into
+//! segments at any byte (as a sender that writes bursts at once and a TCP
+//! stack that coalesces them do: a segment holds the end of one packet and
+//! the start of the next):
 //!
 //! * any reordering, duplication or overlap of a connection's data
 //!   segments gives the same packets, both ways, and no gap;
 //! * dropping one data segment gives exactly one gap (its direction, its
 //!   offset in the stream, its length) and every packet that did not touch
-//!   the lost bytes, intact and in order.
+//!   the lost bytes, intact and in order, with the script's opcodes as a
+//!   map; without a map, nearly always no packet that was not sent and
+//!   every packet from the boundary found on, at most 3 dropped beyond the
+//!   ones that touched the lost bytes.
 //!
 //! The data segments are reordered without the peer's acknowledgements
 //! between them: an acknowledgement is proof that bytes were received,
@@ -19,7 +25,7 @@
 mod support;
 
 use proptest::prelude::*;
-use support::{Ends, Owned, Rng, Script, packets_of, script, script_of, segments};
+use support::{Ends, Owned, Rng, Script, packets_of, script, script_of, segments_cut};
 use tera_net::{Direction, KeyGeneration};
 use tera_sessions::capture::{Limits, OpcodeSet, Tracker};
 use tera_sessions::{Event, Gap};
@@ -81,13 +87,14 @@ proptest! {
         seed in any::<u64>(),
         order in any::<u64>(),
         mss in 1usize..1500,
+        cuts in any::<u64>(),
         extra in 0usize..30,
         old in any::<bool>(),
         isn in any::<(u32, u32)>(),
     ) {
         let s = script(seed, generation(old), 30);
         let ends = Ends::new(1, isn.0, isn.1);
-        let segs = segments(&s, ends, mss, false, 0);
+        let segs = cut_anywhere(&s, ends, false, mss, cuts);
         // The TCP and TERA handshakes stay first: a capture shows no byte
         // before the handshake that lets a peer send it.
         let (syns, rest) = segs.split_at(7);
@@ -127,54 +134,94 @@ proptest! {
         seed in any::<u64>(),
         lose in any::<u64>(),
         mss in 200usize..1500,
+        cuts in any::<u64>(),
         acks in any::<bool>(),
         old in any::<bool>(),
         isn in any::<(u32, u32)>(),
     ) {
         let s = script(seed, generation(old), 30);
-        let known = Some(opcodes(&s));
-        lost_segment(&s, known, lose, mss, acks, isn)?;
+        let shape = Shape { mss, cuts, isn, acks };
+        lost_segment(&s, Some(opcodes(&s)), lose, shape, 0)?;
     }
 }
 
-/// Without a map, the search for the next packet after a lost header can
-/// take a start inside a packet's body whose lengths happen to chain (see
-/// `decrypt/resync.rs`): on 100 fixed cases (sessions of 40 opcodes used
-/// over and over, one segment lost), at most 2 may go wrong that way. None
-/// of 1000 did when this was written (and none of 400 with a new opcode in
-/// every packet), against 1 to 3 in 100 before the search held chains to
-/// the opcodes already used.
+/// How a connection's segments are cut: runs of packets in full segments
+/// of `mss` bytes when `cuts` is even (Nagle), else in segments of 1 to
+/// `mss` bytes cut at random by `cuts`.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    mss: usize,
+    cuts: u64,
+    isn: (u32, u32),
+    acks: bool,
+}
+
+fn cut_anywhere(s: &Script, ends: Ends, acks: bool, mss: usize, cuts: u64) -> Vec<Owned> {
+    let mut rng = Rng(cuts);
+    let nagle = cuts.is_multiple_of(2);
+    segments_cut(s, ends, acks, 0, &mut |rest| {
+        if nagle {
+            mss
+        } else {
+            1 + rng.below(rest.min(mss) as u64) as usize
+        }
+    })
+}
+
+/// The most packets a loss may cost without a map beyond the ones that
+/// held lost bytes (see `decrypt/resync.rs`).
+const MAX_EXTRA: usize = 3;
+
+/// Without a map, the search for the next packet after a lost header
+/// trusts only the opcodes the direction already used, and noise whose
+/// length lands exactly on a true boundary can pass for a packet (see
+/// `decrypt/resync.rs`): on 400 fixed cases (sessions of 40 opcodes used
+/// over and over, random bodies, one segment lost, segments cut anywhere),
+/// all but 1 in 100 give one gap, no packet that was not sent, every packet
+/// from the boundary found on, and at most [`MAX_EXTRA`] dropped beyond
+/// the ones that held lost bytes; how many, printed. When this was
+/// written: 398 of 400, the two others one packet of noise handed out and
+/// a second gap at the end.
 #[test]
-fn without_a_map_a_lost_segment_is_one_gap_and_every_other_packet_intact_nearly_always() {
+fn without_a_map_a_lost_segment_costs_at_most_a_few_packets_more() {
     let mut rng = Rng(0x10_57);
+    let mut extra = std::collections::BTreeMap::<usize, usize>::new();
     let mut failed = Vec::new();
-    for case in 0..100 {
+    for case in 0..400 {
         let s = script_of(rng.next(), KeyGeneration::Current, 60, 20000, 40);
         let mss = 200 + rng.below(1300) as usize;
-        let (lose, acks) = (rng.next(), rng.below(2) == 0);
+        let (lose, acks, cuts) = (rng.next(), rng.below(2) == 0, rng.next());
         let isn = (rng.next() as u32, rng.next() as u32);
-        if let Err(e) = lost_segment(&s, None, lose, mss, acks, isn) {
-            failed.push((case, e));
+        let shape = Shape {
+            mss,
+            cuts,
+            isn,
+            acks,
+        };
+        match lost_segment(&s, None, lose, shape, MAX_EXTRA) {
+            Ok(n) => *extra.entry(n).or_default() += 1,
+            Err(e) => failed.push((case, e)),
         }
     }
     println!(
-        "without a map: {}/100 lost segments gave one gap and every other packet",
-        100 - failed.len()
+        "without a map, 400 lost segments: {} as stated; packets dropped beyond the ones that held lost bytes (count: cases) {extra:?}",
+        400 - failed.len()
     );
-    assert!(failed.len() <= 2, "{failed:?}");
+    assert!(failed.len() <= 4, "{failed:?}");
 }
 
-/// Drops the data segment `lose` picks and checks the gap and packets.
+/// Drops the data segment `lose` picks and checks the gap and packets:
+/// every packet that did not touch the lost bytes comes out but at most
+/// `max_extra` right after them; returns how many did not.
 fn lost_segment(
     s: &Script,
     known: Option<OpcodeSet>,
     lose: u64,
-    mss: usize,
-    acks: bool,
-    isn: (u32, u32),
-) -> Result<(), TestCaseError> {
-    let ends = Ends::new(2, isn.0, isn.1);
-    let mut segs = segments(s, ends, mss, acks, 0);
+    shape: Shape,
+    max_extra: usize,
+) -> Result<usize, TestCaseError> {
+    let ends = Ends::new(2, shape.isn.0, shape.isn.1);
+    let mut segs = cut_anywhere(s, ends, shape.acks, shape.mss, shape.cuts);
     // A data segment after the handshake (the first seven segments are
     // the TCP and TERA handshakes; the last two the FINs), not the
     // client's first packet, without which no key generation is chosen.
@@ -199,18 +246,37 @@ fn lost_segment(
     prop_assert_eq!(gaps[0].direction, lost.dir);
     prop_assert_eq!((gaps[0].offset, gaps[0].len), (from, to - from));
 
+    let mut extra = 0;
     for dir in [Direction::ClientToServer, Direction::ServerToClient] {
         let mut at = 0u64;
+        let mut before = 0;
         let untouched: Vec<Vec<u8>> = s
             .sent(dir)
             .into_iter()
             .filter(|p| {
                 let (start, end) = (at, at + p.len() as u64);
                 at = end;
+                before += usize::from(dir == lost.dir && end <= from);
                 dir != lost.dir || end <= from || start >= to
             })
             .collect();
-        prop_assert_eq!(packets_of(&events, dir), untouched, "{}", dir);
+        let got = packets_of(&events, dir);
+        let dropped = untouched.len().saturating_sub(got.len());
+        let want: Vec<&Vec<u8>> = untouched
+            .iter()
+            .take(before)
+            .chain(untouched.iter().skip(before + dropped))
+            .collect();
+        let same = got.iter().zip(&want).take_while(|(g, w)| g == *w).count();
+        prop_assert!(
+            got.iter().eq(want.iter().copied()) && dropped <= max_extra,
+            "{}: {} packets, {} untouched, the first {} as expected",
+            dir,
+            got.len(),
+            untouched.len(),
+            same
+        );
+        extra += dropped;
     }
-    Ok(())
+    Ok(extra)
 }

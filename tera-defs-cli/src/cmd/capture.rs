@@ -164,6 +164,11 @@ pub fn run(args: &CaptureArgs) -> Outcome {
             summary.set_versions(session, choices);
         }
     }
+    if let Some(stats) = events.capture_stats() {
+        for &(session, bytes) in &stats.conflicts {
+            summary.set_conflicting(session, bytes);
+        }
+    }
     if let Some(sink) = sink {
         let dropped = sink.gaps_dropped();
         sink.finish()

@@ -12,11 +12,12 @@
 /// capture, the client's first packet: a few dozen bytes); per session two
 /// ciphers' key streams (a few tens of KiB for real keys, 710 KiB each at
 /// most), a packet being read per direction (64 KiB at most, the
-/// protocol's largest) and, after a lost header, 64 KiB per direction
-/// searched for the next packet. With the defaults, every connection a
-/// session mid-packet, about 300 KiB a session on top of the 32 MiB: well
-/// under 100 MB for captures of tens of sessions at once, about 180 MB for
-/// 512 at once (the hostile worst).
+/// protocol's largest) and, after a lost header, 128 KiB per direction
+/// searched for the next packet (a search, one at a time, takes 24 bytes
+/// a byte searched for as long as it runs). With the defaults, every
+/// connection a session mid-packet, about 430 KiB a session on top of the
+/// 32 MiB: well under 100 MB for captures of tens of sessions at once,
+/// about 250 MB for 512 at once (the hostile worst).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Connections tracked at once (any kind, TERA or not). A connection

@@ -34,6 +34,6 @@ pub(crate) use file::{Frame, Frames};
 pub use limits::Limits;
 pub use reader::{Capture, CaptureBuilder};
 pub use segment::Segment;
-pub use stats::{CaptureStats, UNSTARTED_EXAMPLES};
+pub use stats::{CaptureStats, MAX_CONFLICTS, UNSTARTED_EXAMPLES};
 pub use tracker::Tracker;
 pub use write::{LinkKind, PcapWriter};

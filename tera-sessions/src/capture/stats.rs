@@ -2,9 +2,14 @@
 
 use std::net::SocketAddr;
 
+use crate::SessionId;
+
 /// How many unstarted connections [`CaptureStats::unstarted_examples`]
 /// names.
 pub const UNSTARTED_EXAMPLES: usize = 16;
+
+/// How many sessions [`CaptureStats::conflicts`] lists.
+pub const MAX_CONFLICTS: usize = 1024;
 
 /// Counters of a capture read (see [`Capture::stats`](super::Capture::stats)).
 /// Arrays by direction hold client to server first.
@@ -65,9 +70,25 @@ pub struct CaptureStats {
     pub resyncs: u64,
     /// Bytes seen but dropped while framing was searched for.
     pub resync_dropped_bytes: u64,
+    /// Bytes the searches after lost headers went over, all together
+    /// (linear in the bytes received while searching).
+    pub resync_searched_bytes: u64,
     /// Segments ignored because their sequence number was more than 2^30
     /// away from the stream's position.
     pub out_of_window: u64,
+    /// RSTs ignored because their sequence number was not in the window
+    /// (from the next byte expected to 1 MiB past it).
+    pub ignored_resets: u64,
+    /// Connections ended by a SYN on the same ends that starts another
+    /// (after a FIN, or with another initial sequence number).
+    pub reused_connections: u64,
+    /// Bytes seen again (retransmitted, overlapping) whose value differs
+    /// from the first copy, which is kept; compared while the first copy
+    /// is held (out of order, or among the last 4 KiB delivered).
+    pub conflicting_bytes: u64,
+    /// The sessions with conflicting bytes and how many (the first
+    /// [`MAX_CONFLICTS`]).
+    pub conflicts: Vec<(SessionId, u64)>,
     /// The most out-of-order bytes held at once.
     pub peak_out_of_order: usize,
 }

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 
 use tera_net::Direction;
 
-use super::{CaptureStats, Limits, Segment, UNSTARTED_EXAMPLES};
+use super::{CaptureStats, Limits, MAX_CONFLICTS, Segment, UNSTARTED_EXAMPLES};
 use crate::decrypt::{OpcodeSet, Output, Passive, Progress, Refusal};
 use crate::tcp::{Budget, Stream, StreamSink};
 use crate::{End, EndReason, Event, Gap, Packet, SessionId, Start, Timestamp};
@@ -133,6 +133,7 @@ impl Tracker {
         self.stats.segments += 1;
         self.last_time = self.last_time.max(segment.time);
         let key = key(segment.source, segment.destination);
+        self.end_if_restarted(key, segment);
         if !self.connections.contains_key(&key) && !self.admit(segment) {
             return;
         }
@@ -174,8 +175,10 @@ impl Tracker {
             Direction::ServerToClient => (to_client, to_server),
         };
         if segment.syn {
-            stream.start_at(segment.seq.wrapping_add(1));
+            stream.syn(segment.seq);
         }
+        let reset = segment.rst && stream.accepts_reset(segment.seq);
+        deliver.stats.ignored_resets += u64::from(segment.rst && !reset);
         if let Some(ack) = segment.ack {
             // Without the peer's SYN, its first byte is what this side
             // acknowledges first.
@@ -202,9 +205,35 @@ impl Tracker {
         }
         self.stats.peak_out_of_order = self.stats.peak_out_of_order.max(self.budget.used());
         let finished = conn.streams.iter().all(Stream::finished);
-        if segment.rst || finished {
+        if reset || finished {
             let conn = entry.remove();
             self.close(conn, segment.time, EndReason::Closed);
+        }
+    }
+
+    /// Ends the tracked connection of `key` when `segment` is a SYN that
+    /// starts another one on the same ends: after a FIN, or with another
+    /// initial sequence number (a port used again). A repeated SYN is the
+    /// same connection's.
+    fn end_if_restarted(&mut self, key: Key, segment: &Segment<'_>) {
+        if !segment.syn || segment.rst {
+            return;
+        }
+        let Some(conn) = self.connections.get(&key) else {
+            return;
+        };
+        let i = usize::from(segment.source != conn.client);
+        let restarted = conn.fins.iter().any(|f| *f)
+            || conn.streams.iter().any(|s| s.restarted_by_fin())
+            || conn
+                .streams
+                .get(i)
+                .is_some_and(|s| s.restarted_by(segment.seq));
+        if restarted && let Some(conn) = self.connections.remove(&key) {
+            self.stats.reused_connections += 1;
+            if !conn.passive.is_ignored() {
+                self.close(conn, segment.time, EndReason::Closed);
+            }
         }
     }
 
@@ -294,7 +323,13 @@ impl Tracker {
                 stats.dropped_packets += framer.dropped.packets;
                 stats.resyncs += framer.dropped.resyncs;
                 stats.resync_dropped_bytes += framer.dropped.resync_bytes;
+                stats.resync_searched_bytes += framer.dropped.searched_bytes;
             }
+        }
+        let conflicting: u64 = conn.streams.iter().map(Stream::conflicting).sum();
+        stats.conflicting_bytes += conflicting;
+        if conflicting > 0 && stats.conflicts.len() < MAX_CONFLICTS {
+            stats.conflicts.push((session, conflicting));
         }
         events.push_back(Event::End(End {
             session,

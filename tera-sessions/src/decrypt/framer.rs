@@ -11,17 +11,29 @@
 //! * when the loss swallows a header (it starts on a boundary, or runs past
 //!   the end of the packet it starts in), the next boundary is searched for
 //!   among the bytes that follow ([`super::resync`]); the bytes before it
-//!   are dropped.
+//!   are dropped. Once found, framing goes on from it exactly: every packet
+//!   from that boundary on comes out.
+//!
+//! The states hold only what can be: a packet being read is a
+//! [`Partial`], whose length is at least a header's and more than the
+//! bytes it holds; a search takes only a chain that never met a header
+//! that cannot be one, and the bytes after its whole packets make a
+//! `Partial` or a header not yet whole. No count is ever taken below zero.
 
 use tera_net::Pike;
 use tera_net::framing::HEADER_LEN;
 
 use super::OpcodeSet;
-use super::resync::{Search, find_start};
+use super::partial::Partial;
+use super::resync::{Moment, Opcodes, find_start};
 
-/// Bytes kept while searching for the next packet after a lost header;
-/// past this, the older half is dropped.
-pub(crate) const RESYNC_WINDOW: usize = 64 * 1024;
+/// Bytes kept while searching for the next packet after a lost header
+/// (room for the largest packet and as many bytes of others); past this,
+/// the older half is dropped.
+pub(crate) const RESYNC_WINDOW: usize = 128 * 1024;
+
+/// Bytes seen after a lost header before the first search.
+const FIRST_SEARCH: usize = 256;
 
 /// What a framer hands out.
 #[derive(Debug, PartialEq, Eq)]
@@ -42,22 +54,40 @@ pub(crate) struct Dropped {
     pub(crate) resync_bytes: u64,
     /// Times the search found the next packet.
     pub(crate) resyncs: u64,
+    /// Bytes the searches went over, all searches together (linear in the
+    /// bytes received: each search follows half as many new bytes).
+    pub(crate) searched_bytes: u64,
+}
+
+/// Searching for the next packet in the (decrypted) bytes seen.
+#[derive(Debug)]
+struct Search {
+    seen: Vec<u8>,
+    /// The next search, once `seen` holds this many bytes.
+    next: usize,
+}
+
+impl Search {
+    fn new(seen: Vec<u8>) -> Search {
+        let next = seen.len().saturating_add(FIRST_SEARCH);
+        Search { seen, next }
+    }
 }
 
 #[derive(Debug)]
 enum State {
-    /// Reading a header: `have` bytes of it (decrypted) so far.
+    /// Reading a header: `have` (fewer than 4) bytes of it, decrypted.
     Header {
         bytes: [u8; HEADER_LEN],
         have: usize,
     },
-    /// Reading a packet of `len` bytes.
-    Body { packet: Vec<u8>, len: usize },
-    /// Skipping the rest of a packet that held lost bytes.
+    /// Reading a packet.
+    Body(Partial),
+    /// Skipping the rest (`remaining`, more than 0) of a packet that held
+    /// lost bytes.
     Discard { remaining: u64 },
-    /// Searching for the next packet in the (decrypted) bytes seen, which
-    /// came in pieces (segments) starting at `starts`.
-    Resync { seen: Vec<u8>, starts: Vec<usize> },
+    /// Searching for the next packet.
+    Resync(Search),
 }
 
 /// One direction's decryption and framing (see the module docs).
@@ -67,8 +97,8 @@ pub(crate) struct Framer {
     /// Bytes of the stream consumed so far (seen or lost).
     offset: u64,
     state: State,
-    /// The opcodes of the packets handed out so far, for the search after
-    /// a lost header when no known opcodes are given.
+    /// The opcodes of the packets handed out so far, trusted by the search
+    /// after a lost header when no known opcodes are given.
     used: Box<OpcodeSet>,
     pub(crate) dropped: Dropped,
 }
@@ -79,10 +109,7 @@ impl Framer {
         Framer {
             cipher,
             offset: 0,
-            state: State::Header {
-                bytes: [0; HEADER_LEN],
-                have: 0,
-            },
+            state: State::header(),
             used: Box::default(),
             dropped: Dropped::default(),
         }
@@ -95,63 +122,61 @@ impl Framer {
         known: Option<&OpcodeSet>,
         out: &mut impl FnMut(Output),
     ) {
-        let used = &mut *self.used;
         let mut rest = bytes;
         while !rest.is_empty() {
-            let taken = match &mut self.state {
-                State::Header { bytes, have } => {
-                    let n = (HEADER_LEN - *have).min(rest.len());
-                    let (now, _) = rest.split_at(n);
-                    if let Some(dst) = bytes.get_mut(*have..*have + n) {
-                        dst.copy_from_slice(now);
+            let (taken, next) = match std::mem::replace(&mut self.state, State::header()) {
+                State::Header { mut bytes, have } => {
+                    let n = (HEADER_LEN - have).min(rest.len());
+                    if let (Some(dst), Some(src)) = (bytes.get_mut(have..have + n), rest.get(..n)) {
+                        dst.copy_from_slice(src);
                         self.cipher.apply(dst);
                     }
-                    *have += n;
-                    if *have == HEADER_LEN {
-                        let header = *bytes;
-                        self.state = start_packet(header, rest.len() - n, used, out);
-                    }
-                    n
-                }
-                State::Body { packet, len } => {
-                    let n = (*len - packet.len()).min(rest.len());
-                    let (now, _) = rest.split_at(n);
-                    let at = packet.len();
-                    packet.extend_from_slice(now);
-                    let (_, new) = packet.split_at_mut(at);
-                    self.cipher.apply(new);
-                    if packet.len() == *len {
-                        if let Some(opcode) = tera_net::framing::opcode(packet) {
-                            used.insert(opcode);
+                    let next = if have + n == HEADER_LEN {
+                        self.start_packet(bytes, out)
+                    } else {
+                        State::Header {
+                            bytes,
+                            have: have + n,
                         }
-                        out(Output::Packet(std::mem::take(packet)));
-                        self.state = State::header();
-                    }
-                    n
+                    };
+                    (n, next)
+                }
+                State::Body(partial) => {
+                    let (n, filled) = partial.fill(rest, |new| self.cipher.apply(new));
+                    let next = match filled {
+                        Ok(packet) => {
+                            self.hand_out(packet, out);
+                            State::header()
+                        }
+                        Err(partial) => State::Body(partial),
+                    };
+                    (n, next)
                 }
                 State::Discard { remaining } => {
-                    let n = (*remaining).min(rest.len() as u64) as usize;
+                    let n = usize::try_from(remaining)
+                        .unwrap_or(usize::MAX)
+                        .min(rest.len());
                     self.cipher.skip(n as u64);
-                    *remaining -= n as u64;
-                    if *remaining == 0 {
-                        self.state = State::header();
-                    }
-                    n
+                    let left = remaining - n as u64;
+                    let next = if left == 0 {
+                        State::header()
+                    } else {
+                        State::Discard { remaining: left }
+                    };
+                    (n, next)
                 }
-                State::Resync { seen, starts } => {
-                    let at = seen.len();
-                    starts.push(at);
-                    seen.extend_from_slice(rest);
-                    let (_, new) = seen.split_at_mut(at);
-                    self.cipher.apply(new);
-                    self.offset += rest.len() as u64;
-                    rest = &[];
-                    resync(&mut self.state, &mut self.dropped, used, known, false, out);
-                    continue;
+                State::Resync(mut search) => {
+                    let at = search.seen.len();
+                    search.seen.extend_from_slice(rest);
+                    if let Some(new) = search.seen.get_mut(at..) {
+                        self.cipher.apply(new);
+                    }
+                    (rest.len(), self.search(search, known, false, out))
                 }
             };
+            self.state = next;
             self.offset += taken as u64;
-            (_, rest) = rest.split_at(taken);
+            rest = rest.get(taken..).unwrap_or_default();
         }
     }
 
@@ -166,121 +191,126 @@ impl Framer {
         });
         self.cipher.skip(len);
         self.offset += len;
-        let left_in_packet = match &self.state {
-            State::Header { .. } => None,
-            State::Body { packet, len } => Some((*len - packet.len()) as u64),
-            State::Discard { remaining } => Some(*remaining),
-            State::Resync { seen, .. } => {
-                self.dropped.resync_bytes += seen.len() as u64;
+        // What was left of the packet the loss starts in, when known.
+        let left_in_packet = match std::mem::replace(&mut self.state, State::header()) {
+            State::Header { bytes, have } => {
+                self.dropped.packets += u64::from(have > 0);
+                let [l0, l1, ..] = bytes;
+                let len = u64::from(u16::from_le_bytes([l0, l1]));
+                (have >= 2 && len >= HEADER_LEN as u64).then(|| len - have as u64)
+            }
+            State::Body(partial) => {
+                self.dropped.packets += 1;
+                Some(partial.missing() as u64)
+            }
+            State::Discard { remaining } => Some(remaining),
+            State::Resync(search) => {
+                self.dropped.resync_bytes += search.seen.len() as u64;
                 None
             }
         };
-        if matches!(self.state, State::Body { .. }) {
-            self.dropped.packets += 1;
-        }
         self.state = match left_in_packet {
             Some(left) if len < left => State::Discard {
                 remaining: left - len,
             },
             Some(left) if len == left => State::header(),
-            _ => State::resync(Vec::new()),
+            _ => State::Resync(Search::new(Vec::new())),
         };
     }
 
     /// The stream ended: a packet cut short by the end is reported as a gap
     /// for its missing bytes and dropped.
     pub(crate) fn finish(&mut self, known: Option<&OpcodeSet>, out: &mut impl FnMut(Output)) {
-        if matches!(self.state, State::Resync { .. }) {
-            let used = &mut *self.used;
-            resync(&mut self.state, &mut self.dropped, used, known, true, out);
+        if let State::Resync(search) = std::mem::replace(&mut self.state, State::header()) {
+            self.state = self.search(search, known, true, out);
         }
         match std::mem::replace(&mut self.state, State::header()) {
-            State::Body { packet, len } => {
+            State::Body(partial) => {
                 self.dropped.packets += 1;
                 out(Output::Gap {
                     offset: self.offset,
-                    len: (len - packet.len()) as u64,
+                    len: partial.missing() as u64,
                 });
             }
             State::Discard { remaining } => out(Output::Gap {
                 offset: self.offset,
                 len: remaining,
             }),
-            State::Resync { seen, .. } => self.dropped.resync_bytes += seen.len() as u64,
+            State::Resync(search) => self.dropped.resync_bytes += search.seen.len() as u64,
             State::Header { .. } => {}
         }
     }
-}
 
-/// Looks for the next packet in the bytes seen since the lost header
-/// (`last`: no more will come); `used` is the direction's opcodes so far.
-fn resync(
-    state: &mut State,
-    dropped: &mut Dropped,
-    used: &mut OpcodeSet,
-    known: Option<&OpcodeSet>,
-    last: bool,
-    out: &mut impl FnMut(Output),
-) {
-    let State::Resync { seen, starts } = state else {
-        return;
-    };
-    let found = match known {
-        Some(known) => find_start(seen, starts, Some(known), Search::Everywhere, last),
-        None => find_start(seen, starts, Some(used), Search::Everywhere, last)
-            .or_else(|| find_start(seen, starts, None, Search::SegmentStarts, last)),
-    };
-    let Some((start, end)) = found else {
-        if seen.len() > RESYNC_WINDOW {
-            let half = seen.len() / 2;
-            seen.drain(..half);
-            starts.retain_mut(|s| {
-                *s = s.wrapping_sub(half);
-                *s < seen.len()
-            });
-            dropped.resync_bytes += half as u64;
+    /// Hands out a whole packet and trusts its opcode from now on.
+    fn hand_out(&mut self, packet: Vec<u8>, out: &mut impl FnMut(Output)) {
+        if let Some(opcode) = tera_net::framing::opcode(&packet) {
+            self.used.insert(opcode);
         }
-        return;
-    };
-    dropped.resyncs += 1;
-    dropped.resync_bytes += start as u64;
-    let seen = std::mem::take(seen);
-    let (_, from_start) = seen.split_at(start.min(seen.len()));
-    let (whole, tail) = from_start.split_at((end - start).min(from_start.len()));
-    // The chain's packets are whole and checked: hand them out; the
-    // bytes after them start the next packet.
-    let mut rest = whole;
-    while let Some(len) = packet_len(rest) {
-        let (packet, after) = rest.split_at(len.clamp(HEADER_LEN, rest.len()));
-        if let Some(opcode) = tera_net::framing::opcode(packet) {
-            used.insert(opcode);
-        }
-        out(Output::Packet(packet.to_vec()));
-        rest = after;
+        out(Output::Packet(packet));
     }
-    *state = match packet_len(tail) {
-        // `find_start` stopped here because this packet is not whole
-        // yet; its length is at least the header's.
-        Some(len) if tail.len() >= HEADER_LEN => State::Body {
-            packet: tail.to_vec(),
-            len,
-        },
-        _ => {
-            let mut bytes = [0; HEADER_LEN];
-            for (dst, src) in bytes.iter_mut().zip(tail) {
-                *dst = *src;
-            }
-            State::Header {
-                bytes,
-                have: tail.len().min(HEADER_LEN),
-            }
-        }
-    };
-}
 
-/// The length field at the front of `bytes`, if there.
-fn packet_len(bytes: &[u8]) -> Option<usize> {
-    tera_net::framing::packet_len(bytes).map(usize::from)
+    /// The state after a whole header: a header-only packet is handed out at
+    /// once; a length below the header's means the framing is lost.
+    fn start_packet(&mut self, header: [u8; HEADER_LEN], out: &mut impl FnMut(Output)) -> State {
+        let [l0, l1, ..] = header;
+        if usize::from(u16::from_le_bytes([l0, l1])) == HEADER_LEN {
+            self.hand_out(header.to_vec(), out);
+            return State::header();
+        }
+        match Partial::new(header.to_vec()) {
+            Ok(partial) => State::Body(partial),
+            Err(bytes) => State::Resync(Search::new(bytes)),
+        }
+    }
+
+    /// Looks for the next packet in the bytes seen since the lost header,
+    /// when enough came since the last look (`last`: no more will come).
+    fn search(
+        &mut self,
+        mut search: Search,
+        known: Option<&OpcodeSet>,
+        last: bool,
+        out: &mut impl FnMut(Output),
+    ) -> State {
+        let len = search.seen.len();
+        let full = len > RESYNC_WINDOW;
+        if !(last || full || len >= search.next) {
+            return State::Resync(search);
+        }
+        let moment = match (last, full) {
+            (true, _) => Moment::Last,
+            (false, true) => Moment::Full,
+            (false, false) => Moment::Running,
+        };
+        let opcodes = match known {
+            Some(map) => Opcodes::Map(map),
+            None => Opcodes::Used(&self.used),
+        };
+        self.dropped.searched_bytes += len as u64;
+        let Some((start, end)) = find_start(&search.seen, opcodes, moment) else {
+            if full {
+                let half = len / 2;
+                search.seen.drain(..half);
+                self.dropped.resync_bytes += half as u64;
+            }
+            let now = search.seen.len();
+            search.next = now.saturating_add((now / 2).max(FIRST_SEARCH));
+            return State::Resync(search);
+        };
+        self.dropped.resyncs += 1;
+        self.dropped.resync_bytes += start as u64;
+        // The chain's whole packets, then what starts the next one.
+        let seen = search.seen;
+        let mut whole = seen.get(start..end).unwrap_or_default();
+        while let Some(len) = tera_net::framing::packet_len(whole).map(usize::from)
+            && len >= HEADER_LEN
+            && let Some((packet, after)) = whole.split_at_checked(len)
+        {
+            self.hand_out(packet.to_vec(), out);
+            whole = after;
+        }
+        State::after_chain(seen.get(end..).unwrap_or_default())
+    }
 }
 
 impl State {
@@ -291,33 +321,23 @@ impl State {
         }
     }
 
-    fn resync(seen: Vec<u8>) -> State {
-        State::Resync {
-            seen,
-            starts: Vec::new(),
+    /// The state for decrypted bytes that start a packet (a chain's end):
+    /// a header not yet whole, or a packet not yet whole.
+    fn after_chain(tail: &[u8]) -> State {
+        if tail.len() < HEADER_LEN {
+            let mut bytes = [0; HEADER_LEN];
+            for (dst, src) in bytes.iter_mut().zip(tail) {
+                *dst = *src;
+            }
+            return State::Header {
+                bytes,
+                have: tail.len(),
+            };
+        }
+        match Partial::new(tail.to_vec()) {
+            Ok(partial) => State::Body(partial),
+            // Not what a chain ends on; searched again.
+            Err(bytes) => State::Resync(Search::new(bytes)),
         }
     }
-}
-
-/// The state after a whole header: a header-only packet is handed out at
-/// once; a length below the header's means the framing is lost.
-fn start_packet(
-    header: [u8; HEADER_LEN],
-    available: usize,
-    used: &mut OpcodeSet,
-    out: &mut impl FnMut(Output),
-) -> State {
-    let len = usize::from(u16::from_le_bytes([header[0], header[1]]));
-    if len < HEADER_LEN {
-        return State::resync(header.to_vec());
-    }
-    if len == HEADER_LEN {
-        used.insert(u16::from_le_bytes([header[2], header[3]]));
-        out(Output::Packet(header.to_vec()));
-        return State::header();
-    }
-    // Sized by the bytes at hand, not by the length read off the wire.
-    let mut packet = Vec::with_capacity(len.min(HEADER_LEN + available));
-    packet.extend_from_slice(&header);
-    State::Body { packet, len }
 }

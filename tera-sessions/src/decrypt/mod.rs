@@ -5,6 +5,7 @@
 
 mod framer;
 mod opcodes;
+mod partial;
 mod passive;
 mod resync;
 

@@ -26,6 +26,14 @@ use super::Budget;
 /// stream (a stale or forged sequence number) and is ignored.
 const MAX_AHEAD: i64 = 1 << 30;
 
+/// How far past the next expected byte a RST may start and still be
+/// honoured (a generous receive window); a RST outside is ignored, as a
+/// receiver ignores one (RFC 5961: a forged RST must guess the window).
+const RST_WINDOW: i64 = 1 << 20;
+
+/// Bytes delivered last kept to compare with retransmissions of them.
+const RECENT: usize = 4096;
+
 /// Where a stream's bytes go, in order.
 pub(crate) trait StreamSink {
     /// The next bytes of the stream.
@@ -50,6 +58,13 @@ pub(crate) struct Stream {
     acked: u64,
     /// The offset the FIN takes, once seen.
     fin: Option<u64>,
+    /// The sequence number of its SYN, once seen.
+    isn: Option<u32>,
+    /// The last bytes delivered (at most [`RECENT`]), ending at `offset`.
+    recent: Vec<u8>,
+    /// Bytes seen again whose value differs from the first copy (which is
+    /// kept).
+    conflicting: u64,
 }
 
 impl Stream {
@@ -64,6 +79,38 @@ impl Stream {
         if self.next_seq.is_none() {
             self.next_seq = Some(seq);
         }
+    }
+
+    /// Its SYN at sequence number `seq`: the stream starts after it.
+    pub(crate) fn syn(&mut self, seq: u32) {
+        self.isn.get_or_insert(seq);
+        self.start_at(seq.wrapping_add(1));
+    }
+
+    /// Whether a SYN at `seq` from this stream's sender starts another
+    /// connection: its SYN had another sequence number.
+    pub(crate) fn restarted_by(&self, seq: u32) -> bool {
+        self.isn.is_some_and(|isn| isn != seq)
+    }
+
+    /// Whether a SYN on these ends starts another connection because this
+    /// stream ended: its FIN was seen.
+    pub(crate) fn restarted_by_fin(&self) -> bool {
+        self.fin.is_some()
+    }
+
+    /// Whether a RST at `seq` is honoured: from the next byte expected to
+    /// [`RST_WINDOW`] past it (or any, before the start is known).
+    pub(crate) fn accepts_reset(&self, seq: u32) -> bool {
+        self.offset_of(seq).is_none_or(|at| {
+            let next = self.offset as i64;
+            (next..=next + RST_WINDOW).contains(&at)
+        })
+    }
+
+    /// Bytes seen again that differ from their first copy.
+    pub(crate) fn conflicting(&self) -> u64 {
+        self.conflicting
     }
 
     /// Bytes delivered or lost so far.
@@ -119,11 +166,13 @@ impl Stream {
         if fin && self.fin.is_none() && end >= 0 {
             self.fin = Some(end as u64);
         }
+        self.compare_delivered(start, payload);
         if end > self.offset as i64 {
             // The part not delivered yet.
             let skip = (self.offset as i64 - start).max(0) as usize;
             let start = start.max(self.offset as i64) as u64;
             let bytes = payload.get(skip..).unwrap_or_default();
+            self.compare_pending(start, bytes);
             if start == self.offset {
                 self.deliver(bytes, sink);
                 self.drain(budget, sink);
@@ -142,13 +191,41 @@ impl Stream {
         true
     }
 
+    /// Counts the bytes of `payload` (at stream offset `start`) that were
+    /// delivered already, as far as [`RECENT`] keeps them, and differ.
+    fn compare_delivered(&mut self, start: i64, payload: &[u8]) {
+        let kept_from = self.offset as i64 - self.recent.len() as i64;
+        let from = start.max(kept_from);
+        let to = (start + payload.len() as i64).min(self.offset as i64);
+        if from >= to {
+            return;
+        }
+        let old = self
+            .recent
+            .get((from - kept_from) as usize..(to - kept_from) as usize);
+        let new = payload.get((from - start) as usize..(to - start) as usize);
+        if let (Some(old), Some(new)) = (old, new) {
+            self.conflicting += old.iter().zip(new).filter(|(a, b)| a != b).count() as u64;
+        }
+    }
+
     /// Delivers bytes that start at `offset`.
     fn deliver(&mut self, bytes: &[u8], sink: &mut impl StreamSink) {
         if bytes.is_empty() {
             return;
         }
         sink.data(bytes);
+        self.keep_recent(bytes);
         self.advance(bytes.len() as u64);
+    }
+
+    fn keep_recent(&mut self, bytes: &[u8]) {
+        let tail = bytes
+            .get(bytes.len().saturating_sub(RECENT)..)
+            .unwrap_or_default();
+        let over = (self.recent.len() + tail.len()).saturating_sub(RECENT);
+        self.recent.drain(..over.min(self.recent.len()));
+        self.recent.extend_from_slice(tail);
     }
 
     fn advance(&mut self, len: u64) {
@@ -163,6 +240,8 @@ impl Stream {
         if to > self.offset {
             let len = to - self.offset;
             sink.lost(len);
+            // What is kept must end at `offset`.
+            self.recent.clear();
             self.advance(len);
         }
     }
@@ -229,6 +308,29 @@ impl Stream {
             match next {
                 Some((k, len)) if k < end => at = k + len as u64,
                 _ => break,
+            }
+        }
+    }
+
+    /// Counts the bytes at `start` that pending pieces hold already and
+    /// that differ.
+    fn compare_pending(&mut self, start: u64, bytes: &[u8]) {
+        let end = start + bytes.len() as u64;
+        let first = self
+            .pending
+            .range(..=start)
+            .next_back()
+            .map_or(start, |(&k, _)| k);
+        for (&at, piece) in self.pending.range(first..end) {
+            let from = at.max(start);
+            let to = (at + piece.len() as u64).min(end);
+            if from >= to {
+                continue;
+            }
+            let old = piece.get((from - at) as usize..(to - at) as usize);
+            let new = bytes.get((from - start) as usize..(to - start) as usize);
+            if let (Some(old), Some(new)) = (old, new) {
+                self.conflicting += old.iter().zip(new).filter(|(a, b)| a != b).count() as u64;
             }
         }
     }

@@ -66,11 +66,27 @@ impl Ends {
     }
 }
 
-/// The segments of a whole connection playing `script`: the TCP
-/// handshake, the TERA handshake, each packet in segments of at most `mss`
-/// bytes (with acknowledgements of the peer's bytes when `acks`), then FIN
-/// both ways. Times go up by a millisecond a segment from `t0`.
+/// The segments of a whole connection playing `script` as real peers send
+/// it: the TCP handshake, the TERA handshake, then each run of packets one
+/// way written at once and sent in full segments of `mss` bytes (Nagle:
+/// packets straddle segments, a segment holds several), with
+/// acknowledgements of the peer's bytes when `acks`, then FIN both ways.
+/// Times go up by a millisecond a segment from `t0`.
 pub fn segments(script: &Script, ends: Ends, mss: usize, acks: bool, t0: i64) -> Vec<Owned> {
+    let mss = mss.max(1);
+    segments_cut(script, ends, acks, t0, &mut |rest| rest.min(mss))
+}
+
+/// [`segments`] with each run of packets one way cut where `cut` says: given
+/// the bytes of the run left, it returns the next segment's size (at least
+/// 1; more than is left takes the rest).
+pub fn segments_cut(
+    script: &Script,
+    ends: Ends,
+    acks: bool,
+    t0: i64,
+    cut: &mut dyn FnMut(usize) -> usize,
+) -> Vec<Owned> {
     let mut out = Vec::new();
     let mut sent = [0u32; 2]; // bytes after the SYN, client then server
     let isn = [ends.client_isn, ends.server_isn];
@@ -165,9 +181,13 @@ pub fn segments(script: &Script, ends: Ends, mss: usize, acks: bool, t0: i64) ->
         false,
         &mut sent,
     );
-    for (dir, wire) in script.encrypted() {
-        for piece in wire.chunks(mss) {
+    for (dir, run) in runs(script.encrypted()) {
+        let mut rest = &run[..];
+        while !rest.is_empty() {
+            let n = cut(rest.len()).clamp(1, rest.len());
+            let (piece, after) = rest.split_at(n);
             push(&mut out, dir, piece, false, false, &mut sent);
+            rest = after;
         }
     }
     push(
@@ -187,6 +207,18 @@ pub fn segments(script: &Script, ends: Ends, mss: usize, acks: bool, t0: i64) ->
         &mut sent,
     );
     out
+}
+
+/// Consecutive packets one way joined: what a sender writes at once.
+pub fn runs(packets: Vec<(Direction, Vec<u8>)>) -> Vec<(Direction, Vec<u8>)> {
+    let mut runs: Vec<(Direction, Vec<u8>)> = Vec::new();
+    for (dir, wire) in packets {
+        match runs.last_mut() {
+            Some((last, run)) if *last == dir => run.extend_from_slice(&wire),
+            _ => runs.push((dir, wire)),
+        }
+    }
+    runs
 }
 
 /// Feeds segments to a tracker and returns every event.
