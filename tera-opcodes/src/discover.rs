@@ -29,7 +29,7 @@ use crate::map::OpcodeMap;
 use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
-use crate::scenes::SYSTEM_MESSAGE_TEXT;
+use crate::scenes::GameRules;
 use crate::sequence::Order;
 
 /// The opcodes every version keeps: the first packet of each side.
@@ -45,7 +45,7 @@ const ANCHOR: f64 = 12.0;
 /// Structure beyond this says nothing more.
 const STRUCTURE_CAP: f64 = 256.0;
 /// Plausible values beyond this say nothing more.
-const VALUES_CAP: f64 = 48.0;
+const VALUES_CAP: f64 = 12.0;
 /// The previous map naming a packet at all: it was live in the last
 /// version, and most packets live on while few new ones come (about
 /// log2(0.98 / 0.02) = 6 bits against a name the map lacks). A prior:
@@ -79,6 +79,7 @@ pub struct Discovery {
     previous: Option<OpcodeMap>,
     known: OpcodeMap,
     threshold: f64,
+    rules: GameRules,
 }
 
 impl Discovery {
@@ -89,6 +90,7 @@ impl Discovery {
             previous: None,
             known: OpcodeMap::new(),
             threshold: DEFAULT_THRESHOLD,
+            rules: GameRules::standard(),
         }
     }
 
@@ -111,6 +113,14 @@ impl Discovery {
         self
     }
 
+    /// The game rules whose evidence counts (default
+    /// [`GameRules::standard`]; [`GameRules::none`] for fit, values and
+    /// value links only).
+    pub fn rules(mut self, rules: GameRules) -> Self {
+        self.rules = rules;
+        self
+    }
+
     /// The def set.
     pub fn defs(&self) -> &DefSet {
         &self.defs
@@ -126,9 +136,21 @@ impl Discovery {
         let pinned_groups: BTreeSet<usize> = pins.iter().filter_map(|p| p.group).collect();
         let pinned_names: BTreeSet<usize> = pins.iter().filter_map(|p| p.def).collect();
         let mut cands = self.candidates(samples, &pinned_groups, &pinned_names, &mut fields);
-        let weigher = Weigher { defs: &self.defs };
+        candidate::bound_fits(&mut cands, samples);
+        let weigher = Weigher {
+            defs: &self.defs,
+            rules: &self.rules,
+        };
         let lives = weigher.lives(samples, &cands);
-        let reading = Reading::new(&self.defs, samples, &order, &lives, &fields, &cands);
+        let reading = Reading::new(
+            &self.defs,
+            samples,
+            &order,
+            &lives,
+            &fields,
+            &cands,
+            &self.rules,
+        );
 
         let mut anchors: Vec<(usize, usize)> = Vec::new();
         let mut chosen = Vec::new();
@@ -262,10 +284,12 @@ impl Discovery {
                     });
                 }
                 let digest = Digest::of(samples, group, self.version(n, fit.version), fields);
-                if SYSTEM_MESSAGE_TEXT.contains(&&*name.name)
-                    && digest.texts > 0
-                    && digest.system_messages == digest.texts
-                {
+                let system_message = self
+                    .rules
+                    .system_message_text
+                    .iter()
+                    .any(|r| *r.rule == *name.name);
+                if system_message && digest.texts > 0 && digest.system_messages == digest.texts {
                     fixed.push(Evidence::SystemMessage {
                         texts: digest.texts,
                         bits: SYSTEM_MESSAGE_BITS,

@@ -51,6 +51,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod align;
+mod base_rates;
 mod check;
 mod defset;
 mod discover;
@@ -78,7 +79,7 @@ pub use fit::Misfit;
 pub use map::{MapError, OpcodeMap};
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
-pub use scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, SYSTEM_MESSAGE_TEXT};
+pub use scenes::{Cited, GameRules};
 
 /// The README's example, run as a doc test.
 #[cfg(doctest)]

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use tera_dynamic::{Schema, Value};
 use tera_sessions::Timestamp;
 
+use crate::base_rates::BaseRates;
 use crate::leaves::{Visit, integer, walk};
 use crate::report::Evidence;
 use crate::samples::{Group, Samples};
@@ -317,8 +318,13 @@ impl Index {
         name: &str,
         digest: &Digest,
         fields: &Fields,
+        rates: &BaseRates,
     ) -> Vec<Evidence> {
         let mut out = Vec::new();
+        // A value is worth its rarity, but no more than the odds against
+        // a group of this session holding it (the player's id is in a
+        // third of them).
+        let worth = |v: u64| rarity(v).min(rates.bits(v));
         // Per field: distinct values, their bits, the names they tie to;
         // a 64-bit value found under another name only counts half.
         let mut by_field: HashMap<u32, (usize, f64, Vec<Arc<str>>)> = HashMap::new();
@@ -345,12 +351,12 @@ impl Index {
                 Vec::new()
             };
             let bits = if !others.is_empty() {
-                rarity(v)
+                worth(v)
             } else if !wide_others.is_empty() {
                 // Half, and at most WIDE_CAP a field: it says the def has a
                 // 64-bit field here, not which.
                 let w = by_field_wide.entry(field).or_default();
-                let add = (rarity(v) / 2.0).min(WIDE_CAP - *w);
+                let add = (worth(v) / 2.0).min(WIDE_CAP - *w);
                 *w += add;
                 add
             } else {

@@ -2,8 +2,8 @@
 //! ordered scene already named around them: the first packets of a login
 //! ([`LOGIN_ORDER`]), a return to the lobby ([`SCENES`]).
 //!
-//! [`LOGIN_ORDER`]: crate::LOGIN_ORDER
-//! [`SCENES`]: crate::SCENES
+//! [`LOGIN_ORDER`]: crate::GameRules::login_order
+//! [`SCENES`]: crate::GameRules::scenes
 
 use std::collections::HashMap;
 
@@ -124,7 +124,7 @@ const PLACE_BITS: f64 = 12.0;
 const SCENE_WINDOW: usize = 24;
 
 /// The login-order evidence for `group` being the name at `position` of
-/// [`LOGIN_ORDER`](crate::LOGIN_ORDER), given the names already named
+/// [`GameRules::login_order`](crate::GameRules::login_order), given the names already named
 /// (`places`): in each session, its first packet must come after those of
 /// the names before it and before those after. When the open places of
 /// its side between the nearest named ones line up with the groups first
@@ -159,7 +159,8 @@ pub(crate) fn login_order(
         let lo = lower.unwrap_or(0);
         let hi = upper.unwrap_or(order.groups_in(s).len());
         if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
-            bits -= 8.0;
+            // Out of the rule's order: a session that plays the login
+            // otherwise (another build, a bot, a lost packet) says nothing.
             continue;
         }
         // The groups of this side, not yet named, first seen between the
@@ -187,11 +188,11 @@ pub(crate) fn login_order(
             .log2()
             .clamp(0.0, 8.0);
     }
-    any.then(|| bits.clamp(-16.0, PLACE_BITS))
+    any.then(|| bits.min(PLACE_BITS))
 }
 
 /// The scene evidence for `group` being the name at `position` of a
-/// scene ([`SCENES`](crate::SCENES)), given the names already named
+/// scene ([`GameRules::scenes`](crate::GameRules::scenes)), given the names already named
 /// (`places`): around each packet of the nearest named place after it (or,
 /// without one, before it), within [`SCENE_WINDOW`] packets and not past
 /// the other named place, the scene's open places of both sides must all

@@ -304,10 +304,12 @@ fn answer(order: &Order, group: usize, other: usize) -> Option<(usize, usize, f6
 /// groups of one scene does not bound it: the table, not the nearness,
 /// says which of them follows. Gives (matched, of, bits).
 ///
-/// [`CONSEQUENCES`]: crate::CONSEQUENCES
+/// [`CONSEQUENCES`]: crate::GameRules::consequences
 pub(crate) fn follows(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
     let (matched, of, bits) = near_odds(order, group, other);
-    (matched, of, bits.clamp(-FOLLOWS_CAP, FOLLOWS_CAP))
+    // A consequence the session does not play (it happens only some of
+    // the time, or not in this build) says nothing, never against.
+    (matched, of, bits.clamp(0.0, FOLLOWS_CAP))
 }
 
 /// How many of `group`'s packets have one of `other`'s near them, of how

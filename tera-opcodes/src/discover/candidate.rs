@@ -1,8 +1,11 @@
 //! A candidate entry and a pinned one, as discovery weighs them.
 
+use std::collections::HashMap;
+
 use crate::fit::Fit;
 use crate::links::Digest;
 use crate::report::Evidence;
+use crate::samples::Samples;
 
 /// One candidate: a group, a name, the fit and what its values hold.
 pub(super) struct Candidate {
@@ -26,4 +29,36 @@ pub(super) struct Pin {
     pub(super) def: Option<usize>,
     pub(super) fit: Option<Fit>,
     pub(super) digest: Digest,
+}
+
+/// What each further distinct length a def fits says beyond the first: its
+/// offsets tested again where the packet's variable parts differ.
+const LENGTH_BITS: f64 = 6.0;
+
+/// Bounds each candidate's fit by how specific the def is in this very
+/// session: a def that fits `k` other groups of the direction, of `n`,
+/// singles a group out by `log2((n + 1) / (k + 1))` bits at one length,
+/// [`LENGTH_BITS`] more for each further length. Real packets share
+/// layouts (a list of 8-byte entries, a leading id, a string at the
+/// header's end), so the bits a layout pins against random bytes say far
+/// more than its fit tells one real packet from another.
+pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples) {
+    let mut fits: HashMap<usize, usize> = HashMap::new();
+    for c in cands.iter() {
+        *fits.entry(c.name).or_default() += 1;
+    }
+    let groups = samples.groups();
+    for c in cands.iter_mut() {
+        let direction = groups[c.group].direction;
+        let n = groups.iter().filter(|g| g.direction == direction).count();
+        let others = fits[&c.name] - 1;
+        let lengths = groups[c.group].lengths();
+        let specific = ((n + 1) as f64 / (others + 1) as f64).log2()
+            + LENGTH_BITS * lengths.saturating_sub(1) as f64;
+        for e in &mut c.fixed {
+            if let Evidence::Fit { bits, .. } = e {
+                *bits = bits.min(specific);
+            }
+        }
+    }
 }

@@ -5,19 +5,20 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::candidate::{Candidate, Pin};
+use crate::base_rates::BaseRates;
 use crate::defset::DefSet;
 use crate::links::{Digest, Fields, Index, one_life};
 use crate::lives::Lives;
 use crate::places_order::{Scene, login_order, scene_order};
 use crate::report::Evidence;
 use crate::samples::Samples;
-use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, ends_a_life};
+use crate::scenes::{GameRules, ends_a_life};
 use crate::semantics::Semantics;
 use crate::sequence::{Order, exchanges, follows, pair, pair_key};
 
 /// All value links together beyond this say nothing more.
 const LINKS_CAP: f64 = 64.0;
-/// Each exchange of a keepalive ([`KEEPALIVES`]), up to
+/// Each exchange of a keepalive ([`GameRules::keepalives`]), up to
 /// [`KEEPALIVE_CAP`]: two empty packets that answer each other all session
 /// long are few, and a request repeated with nothing else to it is rare.
 const KEEPALIVE_BITS: f64 = 2.0;
@@ -38,7 +39,9 @@ pub(super) struct Reading<'a> {
     pub(super) order: &'a Order,
     pub(super) lives: &'a Lives,
     pub(super) fields: &'a Fields,
-    /// Each name's known causes and consequences ([`CONSEQUENCES`]).
+    /// How many groups hold each value.
+    pub(super) rates: BaseRates,
+    /// Each name's known causes and consequences ([`GameRules::consequences`]).
     pub(super) consequences: HashMap<usize, Vec<usize>>,
     /// Names by the key a request shares with its response.
     pub(super) by_key: HashMap<String, Vec<usize>>,
@@ -54,9 +57,10 @@ impl<'a> Reading<'a> {
         lives: &'a Lives,
         fields: &'a Fields,
         cands: &[Candidate],
+        rules: &GameRules,
     ) -> Reading<'a> {
         let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (cause, effect) in CONSEQUENCES {
+        for (cause, effect) in rules.consequences.iter().map(|r| &r.rule) {
             if let (Some(a), Some(b)) = (defs.index(cause), defs.index(effect)) {
                 consequences.entry(a).or_default().push(b);
                 consequences.entry(b).or_default().push(a);
@@ -78,6 +82,7 @@ impl<'a> Reading<'a> {
             order,
             lives,
             fields,
+            rates: BaseRates::scan(samples),
             consequences,
             by_key,
             by_pair,
@@ -94,8 +99,8 @@ struct Round {
     group_of_name: HashMap<usize, usize>,
     name_of_group: HashMap<usize, usize>,
     /// The login's order and the scenes, with the names already named.
-    login: Scene,
-    scenes: Vec<Scene>,
+    login: Option<Scene>,
+    scenes: Vec<(String, Scene)>,
 }
 
 /// What any exact fit is worth, however little it pins down.
@@ -104,6 +109,7 @@ const BASE: f64 = 1.0;
 /// Weighs candidates against a def set.
 pub(super) struct Weigher<'d> {
     pub(super) defs: &'d DefSet,
+    pub(super) rules: &'d GameRules,
 }
 
 impl Weigher<'_> {
@@ -213,15 +219,20 @@ impl Weigher<'_> {
         let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
         let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
         let name_of_group: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (g, n)).collect();
-        let scene = |names: &[&str]| {
+        let scene = |names: &[String]| {
             Scene::new(
                 names.iter().map(|name| self.defs.index(name)).collect(),
                 names.iter().map(|n| n.starts_with("C_")).collect(),
                 &group_of_name,
             )
         };
-        let login = scene(LOGIN_ORDER);
-        let scenes = SCENES.iter().map(|names| scene(names)).collect();
+        let login = self.rules.login_order.as_ref().map(|r| scene(&r.rule));
+        let scenes = self
+            .rules
+            .scenes
+            .iter()
+            .filter_map(|r| Some((r.rule.first()?.clone(), scene(&r.rule))))
+            .collect();
         Round {
             index,
             semantics,
@@ -243,7 +254,10 @@ impl Weigher<'_> {
         } = *reading;
         let name = &self.defs.names[c.name];
         let mut ev = c.fixed.clone();
-        let mut links = round.index.evidence(c.group, &name.name, &c.digest, fields);
+        let mut links =
+            round
+                .index
+                .evidence(c.group, &name.name, &c.digest, fields, &reading.rates);
         cap_links(&mut links);
         ev.extend(links);
         ev.extend(round.semantics.evidence(&c.digest));
@@ -276,12 +290,13 @@ impl Weigher<'_> {
         let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
         let login = round
             .login
-            .weigh(login_order, order, c.group, c.name, &fits, &sure);
+            .as_ref()
+            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &fits, &sure));
         ev.extend(login.map(|bits| Evidence::LoginOrder { bits }));
-        for (names, scene) in SCENES.iter().zip(&round.scenes) {
+        for (first, scene) in &round.scenes {
             let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &sure);
             ev.extend(bits.map(|bits| Evidence::Scene {
-                scene: names[0].to_owned(),
+                scene: first.clone(),
                 bits,
             }));
         }
@@ -298,7 +313,12 @@ impl Weigher<'_> {
         group: usize,
         name: &str,
     ) -> Option<Evidence> {
-        let (request, response) = KEEPALIVES.iter().find(|(q, r)| *q == name || *r == name)?;
+        let (request, response) = self
+            .rules
+            .keepalives
+            .iter()
+            .map(|r| &r.rule)
+            .find(|(q, r)| q == name || r == name)?;
         let groups = samples.groups();
         if !groups[group].bodiless() {
             return None;
@@ -317,7 +337,7 @@ impl Weigher<'_> {
             return None;
         }
         Some(Evidence::Keepalive {
-            with: (if asks { *response } else { *request }).to_owned(),
+            with: (if asks { response } else { request }).clone(),
             exchanges: n,
             bits: (KEEPALIVE_BITS * n as f64).min(KEEPALIVE_CAP),
         })

@@ -13,11 +13,13 @@
 mod breakdown;
 mod capture;
 mod fill;
+mod grade;
 mod script;
 mod world;
 
 pub use breakdown::{Breakdown, Outcome, Shape};
 pub use capture::write_capture;
+pub use grade::{BANDS, Calibration};
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
