@@ -56,6 +56,14 @@ const PRIOR_SAME: f64 = 2.0;
 /// Text that reads as a system message under a name whose text is one:
 /// chat, names and descriptions almost never start `@` and a number.
 const SYSTEM_MESSAGE_BITS: f64 = 12.0;
+/// What a def that fits an opcode whose true def the set lacks (a new
+/// name, a def the patch changed) gains from a real session anyway: a
+/// layout of its size, an id where its def says `gameId`, names that
+/// agree with their values. On real sessions a third of the opcodes have
+/// no def that fits; the matching weighs names against each other, so an
+/// entry's margin is also its weight less this, its odds against the
+/// name being none of those the set holds.
+const UNKNOWN_BITS: f64 = 5.0;
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -175,7 +183,7 @@ impl Discovery {
                 .map(|c| Chosen {
                     edge: usable[c.edge],
                     instead: c.instead.map(|j| usable[j]),
-                    margin: c.margin,
+                    margin: c.margin.min(usable_edges[c.edge].weight - UNKNOWN_BITS),
                 })
                 .collect();
             let next: Vec<(usize, usize)> = chosen

@@ -55,6 +55,7 @@ mod base_rates;
 mod check;
 mod defset;
 mod discover;
+mod field_names;
 mod fit;
 mod leaves;
 mod links;

@@ -13,6 +13,7 @@ use tera_dynamic::{Schema, Value};
 use tera_sessions::Timestamp;
 
 use crate::base_rates::BaseRates;
+use crate::field_names::FieldNames;
 use crate::leaves::{Visit, integer, walk};
 use crate::report::Evidence;
 use crate::samples::{Group, Samples};
@@ -256,9 +257,17 @@ pub(crate) struct Index {
     places: HashMap<u32, Vec<(Timestamp, [f32; 3], usize)>>,
 }
 
-/// One field's links say this much at most: past a few rare values, more
-/// of them say nothing new.
-const FIELD_CAP: f64 = 32.0;
+/// Each packet whose values recur together in one packet named, up to
+/// [`TUPLE_CAP`]: a rival def that reads the same fields (or the true def
+/// the set lacks) finds them together as well, so a few say what many do.
+const TUPLE_BITS: f64 = 4.0;
+/// What values found together say at most.
+const TUPLE_CAP: f64 = 8.0;
+/// Each position near the player's, up to [`NEAR_CAP`].
+const NEAR_BITS: f64 = 2.0;
+/// What positions near the player's say at most: a third of the game's
+/// packets hold one.
+const NEAR_CAP: f64 = 12.0;
 
 /// What 64-bit values found under other names say of one field at most.
 const WIDE_CAP: f64 = 16.0;
@@ -319,6 +328,7 @@ impl Index {
         digest: &Digest,
         fields: &Fields,
         rates: &BaseRates,
+        names: &FieldNames,
     ) -> Vec<Evidence> {
         let mut out = Vec::new();
         // A value is worth its rarity, but no more than the odds against
@@ -380,7 +390,7 @@ impl Index {
                 field: fields.name(field).to_owned(),
                 values,
                 with: with.iter().map(|n| n.to_string()).collect(),
-                bits: bits.min(FIELD_CAP),
+                bits: bits.min(names.cap(fields.name(field))),
             });
         }
         if let Some(e) = self.tuples(group, digest) {
@@ -437,7 +447,7 @@ impl Index {
             matched,
             of: digest.records.len(),
             with: with.iter().map(|n| n.to_string()).collect(),
-            bits: (8.0 * matched as f64).min(24.0),
+            bits: (TUPLE_BITS * matched as f64).min(TUPLE_CAP),
         })
     }
 
@@ -461,7 +471,7 @@ impl Index {
         (near >= 2).then(|| Evidence::Position {
             field: fields.name(field.unwrap_or(0)).to_owned(),
             near,
-            bits: (3.0 * near as f64).min(24.0),
+            bits: (NEAR_BITS * near as f64).min(NEAR_CAP),
         })
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::candidate::{Candidate, Pin};
 use crate::base_rates::BaseRates;
 use crate::defset::DefSet;
+use crate::field_names::FieldNames;
 use crate::links::{Digest, Fields, Index, one_life};
 use crate::lives::Lives;
 use crate::places_order::{Scene, login_order, scene_order};
@@ -41,6 +42,8 @@ pub(super) struct Reading<'a> {
     pub(super) fields: &'a Fields,
     /// How many groups hold each value.
     pub(super) rates: BaseRates,
+    /// How common each field name is among the defs.
+    pub(super) field_names: FieldNames,
     /// Each name's known causes and consequences ([`GameRules::consequences`]).
     pub(super) consequences: HashMap<usize, Vec<usize>>,
     /// Names by the key a request shares with its response.
@@ -83,6 +86,7 @@ impl<'a> Reading<'a> {
             lives,
             fields,
             rates: BaseRates::scan(samples),
+            field_names: FieldNames::count(defs),
             consequences,
             by_key,
             by_pair,
@@ -254,10 +258,14 @@ impl Weigher<'_> {
         } = *reading;
         let name = &self.defs.names[c.name];
         let mut ev = c.fixed.clone();
-        let mut links =
-            round
-                .index
-                .evidence(c.group, &name.name, &c.digest, fields, &reading.rates);
+        let mut links = round.index.evidence(
+            c.group,
+            &name.name,
+            &c.digest,
+            fields,
+            &reading.rates,
+            &reading.field_names,
+        );
         cap_links(&mut links);
         ev.extend(links);
         ev.extend(round.semantics.evidence(&c.digest));
