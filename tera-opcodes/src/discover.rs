@@ -64,6 +64,13 @@ const SYSTEM_MESSAGE_BITS: f64 = 12.0;
 /// entry's margin is also its weight less this, its odds against the
 /// name being none of those the set holds.
 const UNKNOWN_BITS: f64 = 5.0;
+/// An entry's odds against its opcode's true def being one the set lacks:
+/// its weight less what such a def would have gained by its layout and
+/// field names alone, [`UNKNOWN_BITS`] at most.
+fn unknown_margin(c: &Candidate) -> f64 {
+    c.weight - c.generic.clamp(0.0, UNKNOWN_BITS)
+}
+
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -183,7 +190,7 @@ impl Discovery {
                 .map(|c| Chosen {
                     edge: usable[c.edge],
                     instead: c.instead.map(|j| usable[j]),
-                    margin: c.margin.min(usable_edges[c.edge].weight - UNKNOWN_BITS),
+                    margin: c.margin.min(unknown_margin(&cands[usable[c.edge]])),
                 })
                 .collect();
             let next: Vec<(usize, usize)> = chosen
@@ -311,6 +318,7 @@ impl Discovery {
                     fixed,
                     evidence: Vec::new(),
                     weight: 0.0,
+                    generic: 0.0,
                 });
             }
         }

@@ -56,7 +56,9 @@ impl Scene {
         let position = self.names.iter().position(|&n| n == Some(name))?;
         let mut anchored = self.anchored.clone();
         anchored[position] = None;
-        let fits_place = |g: usize, k: usize| self.names[k].is_some_and(|n| fits(g, n));
+        // A place whose name the def set lacks takes any packet: the
+        // game sends it there, and no def can say which it is.
+        let fits_place = |g: usize, k: usize| self.names[k].is_none_or(|n| fits(g, n));
         let places = Places {
             anchored: &anchored,
             client: &self.client,
@@ -124,13 +126,14 @@ const PLACE_BITS: f64 = 12.0;
 const SCENE_WINDOW: usize = 24;
 
 /// The login-order evidence for `group` being the name at `position` of
-/// [`GameRules::login_order`](crate::GameRules::login_order), given the names already named
-/// (`places`): in each session, its first packet must come after those of
-/// the names before it and before those after. When the open places of
-/// its side between the nearest named ones line up with the groups first
-/// seen there only with this group in this place, that is worth
-/// [`PLACE_BITS`]; otherwise a placement that holds is worth as much as
-/// the bounds single the group out among the groups of its direction.
+/// [`GameRules::login_order`](crate::GameRules::login_order), given the
+/// names already named (`places`): in a session where both named places
+/// around it were seen, the groups of its side first seen between them
+/// must be exactly as many as the open places of its side there and line
+/// up with them in order, each place's def fitting its group, this group
+/// in this place: that is worth [`PLACE_BITS`]. A session that plays the
+/// stretch otherwise (other packets, another order, a packet lost) says
+/// nothing, for or against.
 pub(crate) fn login_order(
     order: &Order,
     group: usize,
@@ -140,55 +143,37 @@ pub(crate) fn login_order(
     let side = order.client(group);
     let bounds = places.bounds(position);
     let open = &bounds.open[usize::from(!side)];
-    let rank = open.iter().position(|&k| k == position);
-    let mut bits = 0.0;
-    let mut any = false;
+    let rank = open.iter().position(|&k| k == position)?;
+    let (mut any, mut placed) = (false, false);
     for s in 0..order.sessions() {
-        let Some(t) = order.first(s, group) else {
+        if order.first(s, group).is_none() {
             continue;
-        };
+        }
         let first = |k: Option<usize>| {
             k.and_then(|k| places.anchored[k])
                 .and_then(|g| order.first(s, g))
         };
-        let (lower, upper) = (first(bounds.lower), first(bounds.upper));
-        if lower.is_none() && upper.is_none() {
+        let (Some(lo), Some(hi)) = (first(bounds.lower), first(bounds.upper)) else {
             continue;
-        }
+        };
         any = true;
-        let lo = lower.unwrap_or(0);
-        let hi = upper.unwrap_or(order.groups_in(s).len());
-        if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
-            // Out of the rule's order: a session that plays the login
-            // otherwise (another build, a bot, a lost packet) says nothing.
-            continue;
-        }
         // The groups of this side, not yet named, first seen between the
-        // bounds, in order; and how many of this side the session has.
-        let mut seen: Vec<usize> = Vec::new();
-        let mut all = 0usize;
-        for &(g, at) in order.firsts(s) {
-            if order.client(g) == side {
-                all += 1;
-                if at > lo && at < hi && places.open_to(g, group) {
-                    seen.push(g);
-                }
-            }
-        }
-        if let Some(r) = rank
-            && Alignment::new(open, &seen, places.fits).only_group(r) == Some(group)
-        {
-            bits += PLACE_BITS;
+        // bounds, in order.
+        let seen: Vec<usize> = order
+            .firsts(s)
+            .iter()
+            .filter(|&&(g, at)| {
+                order.client(g) == side && at > lo && at < hi && places.open_to(g, group)
+            })
+            .map(|&(g, _)| g)
+            .collect();
+        if seen.len() != open.len() {
             continue;
         }
-        // As much as the bounds single the group out: how many groups of
-        // its direction first appear between them, of how many appear in
-        // the session at all.
-        bits += (all as f64 / seen.len().max(1) as f64)
-            .log2()
-            .clamp(0.0, 8.0);
+        let alignment = Alignment::new(open, &seen, places.fits);
+        placed |= alignment.complete() && alignment.only_group(rank) == Some(group);
     }
-    any.then(|| bits.min(PLACE_BITS))
+    any.then_some(if placed { PLACE_BITS } else { 0.0 })
 }
 
 /// The scene evidence for `group` being the name at `position` of a

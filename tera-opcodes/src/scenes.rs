@@ -4,35 +4,91 @@
 //! hand-written rules of the tools people use on a patch day, they only
 //! add evidence, and a session that plays otherwise simply gets none.
 
-/// The order of a login, kept to what causes order: each request before
-/// its answer, the answer before the request it lets the client send. The
-/// server's burst between `S_LOGIN` and `S_LOAD_TOPO` (items, skills,
-/// settings, lists) is not ordered here: its order changes between builds
-/// (the 376012 session sends `S_ITEMLIST` and `S_SKILL_LIST` before
-/// `S_LOAD_TOPO`, and `S_ACCOUNT_PACKAGE_LIST` after `C_SELECT_USER`),
-/// and a rule that a build does not follow would name the wrong packet.
-/// Each name's first packet comes after the first packet of the names
-/// before it.
+/// The order of a login: each name's first packet after the first packet
+/// of the names before it, as the 376012 session plays it from the
+/// version check to the player standing in the world (the client's
+/// packets only where the server's answer or the next step waits for
+/// them). Every server packet that session sends first in that stretch is
+/// listed, whether or not a def set holds it: a place whose name has no
+/// def takes any packet, so that a stretch of the login lines up packet
+/// for packet. The order is evidence only where a session plays a whole
+/// stretch between two named packets exactly so (as many packets first
+/// seen there as places, each def fitting); a build that sends other
+/// packets, or these in another order, gets nothing from it.
+/// `S_JOIN_PRIVATE_CHANNEL` is left out: the recording's own proxy sent it.
 const LOGIN_ORDER: &[&str] = &[
     "C_CHECK_VERSION",
     "C_LOGIN_ARBITER",
     "S_CHECK_VERSION",
     "S_LOADING_SCREEN_CONTROL_INFO",
+    "S_SERVER_BUILD_INFO",
     "S_REMAIN_PLAY_TIME",
     "S_LOGIN_ARBITER",
+    "C_SET_VISIBLE_RANGE",
     "C_GET_USER_LIST",
+    "S_LOGIN_ACCOUNT_INFO",
     "S_GET_USER_LIST",
+    "C_HARDWARE_INFO",
     "C_SELECT_USER",
+    "S_LOAD_CLIENT_ACCOUNT_SETTING",
+    "S_DECO_UI_INFO",
+    "S_ACCOUNT_PACKAGE_LIST",
+    "S_CONFIRM_INVITE_CODE_BUTTON",
+    "S_UPDATE_CONTENTS_ON_OFF",
+    "S_SELECT_USER",
+    "S_BROCAST_GUILD_FLAG",
+    "S_ACCOUNT_BENEFIT_LIST",
     "S_LOGIN",
+    "S_INVEN_USERDATA",
+    "S_CHANGE_POCKET_NAME",
+    "S_ITEMLIST",
+    "S_SKILL_LIST",
+    "S_AVAILABLE_SOCIAL_LIST",
+    "S_CLEAR_QUEST_INFO",
+    "S_QUEST_INFO",
+    "S_EVENT_QUEST_SUMMARY",
+    "S_DAILY_QUEST_COMPLETE_COUNT",
+    "S_COMPLETED_MISSION_INFO",
+    "S_ARTISAN_SKILL_LIST",
+    "S_CURRENT_ELECTION_STATE",
+    "S_ARTISAN_RECIPE_LIST",
+    "S_NPCGUILD_LIST",
+    "S_PET_INCUBATOR_INFO_CHANGE",
+    "S_VIRTUAL_LATENCY",
+    "S_MOVE_DISTANCE_DELTA",
+    "S_MY_DESCRIPTION",
+    "S_F2P_PremiumUser_Permission",
+    "S_START_COOLTIME_SERVANT_SKILL",
+    "S_FIELD_POINT_REWARD_INFO_LIST",
+    "S_USER_EXTERNAL_CHANGE",
+    "S_USER_ITEM_EQUIP_CHANGER",
+    "S_FESTIVAL_LIST",
     "S_LOAD_TOPO",
     "C_LOAD_TOPO_FIN",
+    "S_LOAD_HINT",
+    "S_SEND_USER_PLAY_TIME",
+    "S_LOAD_EP_INFO",
+    "S_FIELD_POINT_INFO",
+    "S_UPDATE_EVENT_SYSTEM",
+    "S_CARD_DATA",
+    "S_VISITED_SECTION_LIST",
+    "S_REQUEST_INVITE_GUILD_TAG",
+    "S_USER_BLOCK_LIST",
+    "S_FRIEND_GROUP_LIST",
+    "S_FRIEND_LIST",
+    "S_UPDATE_FRIEND_INFO",
+    "S_LOAD_CLIENT_USER_SETTING",
+    "S_TRADE_BROKER_CALC_NOTIFY",
+    "S_SYSTEM_MESSAGE",
+    "S_PARCEL_READ_RECV_STATUS",
+    "S_EP_SYSTEM_DAILY_EVENT_EXP_ON_OFF",
+    "S_HUNTING_ZONE_EVENT_LIST",
+    "S_CURRENT_CHANNEL",
     "S_SPAWN_ME",
 ];
 
-const LOGIN_ORDER_SOURCE: &str = "every name in this order in the login of the 376012 \
-                                  session; the causal chain as tera-toolbox's tera-game-state \
-                                  module follows it (S_LOGIN, S_LOAD_TOPO, C_LOAD_TOPO_FIN, \
-                                  S_SPAWN_ME)";
+const LOGIN_ORDER_SOURCE: &str = "the first packet of each name in the login of the 376012 \
+                                  session, in order";
 
 /// Scenes the game plays in order wherever in a session, each name's
 /// packet after the one before it, other packets among them (the world

@@ -24,7 +24,7 @@ const FIELD_VALUES: usize = 3;
 const PRIOR: f64 = 4.0;
 
 /// What agreeing names say at most.
-const NAMES_CAP: f64 = 4.0;
+const NAMES_CAP: f64 = 2.0;
 
 /// What the sure packets show each field name holds.
 #[derive(Debug, Default)]

@@ -18,6 +18,27 @@ pub(super) struct Candidate {
     /// The whole evidence of the last round.
     pub(super) evidence: Vec<Evidence>,
     pub(super) weight: f64,
+    /// Of the weight, what any def of a like layout and like field names
+    /// would gain on this opcode (fit, values, links, names, the prior):
+    /// what a def gains where the true def is one the set lacks.
+    pub(super) generic: f64,
+}
+
+/// Whether a kind of evidence is one any def of a like layout and field
+/// names gains, whatever its name: what a def that fits by chance, on an
+/// opcode whose true def the set lacks, collects as well. Place, pairs,
+/// consequences and life cycles are the name's own.
+pub(super) fn is_generic(e: &Evidence) -> bool {
+    matches!(
+        e,
+        Evidence::Fit { .. }
+            | Evidence::Values { .. }
+            | Evidence::Names { .. }
+            | Evidence::Link { .. }
+            | Evidence::Tuple { .. }
+            | Evidence::Position { .. }
+            | Evidence::PreviousMap { .. }
+    )
 }
 
 /// A pinned entry: fixed or known.

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::candidate::{Candidate, Pin};
+use super::candidate::{Candidate, Pin, is_generic};
 use crate::base_rates::BaseRates;
 use crate::defset::DefSet;
 use crate::field_names::FieldNames;
@@ -50,6 +50,8 @@ pub(super) struct Reading<'a> {
     pub(super) by_key: HashMap<String, Vec<usize>>,
     /// Each candidate by its (group, name): the pairs whose def fits.
     pub(super) by_pair: HashMap<(usize, usize), usize>,
+    /// The names whose def fits some group.
+    pub(super) fitting: HashSet<usize>,
 }
 
 impl<'a> Reading<'a> {
@@ -80,6 +82,7 @@ impl<'a> Reading<'a> {
             .enumerate()
             .map(|(i, c)| ((c.group, c.name), i))
             .collect();
+        let fitting = cands.iter().map(|c| c.name).collect();
         Reading {
             samples,
             order,
@@ -90,6 +93,7 @@ impl<'a> Reading<'a> {
             consequences,
             by_key,
             by_pair,
+            fitting,
         }
     }
 }
@@ -192,6 +196,11 @@ impl Weigher<'_> {
             .collect();
         for (c, ev) in cands.iter_mut().zip(evidence) {
             c.weight = BASE + ev.iter().map(Evidence::bits).sum::<f64>();
+            c.generic = BASE
+                + ev.iter()
+                    .filter(|e| is_generic(e))
+                    .map(Evidence::bits)
+                    .sum::<f64>();
             c.evidence = ev;
         }
     }
@@ -223,9 +232,17 @@ impl Weigher<'_> {
         let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
         let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
         let name_of_group: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (g, n)).collect();
+        // A name whose def fits no opcode of the session (the set lacks
+        // its def, or holds one the patch changed) is a place any packet
+        // may take, as a name without a def.
+        let placed = |name: &String| {
+            self.defs
+                .index(name)
+                .filter(|n| reading.fitting.contains(n) || group_of_name.contains_key(n))
+        };
         let scene = |names: &[String]| {
             Scene::new(
-                names.iter().map(|name| self.defs.index(name)).collect(),
+                names.iter().map(placed).collect(),
                 names.iter().map(|n| n.starts_with("C_")).collect(),
                 &group_of_name,
             )
