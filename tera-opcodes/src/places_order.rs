@@ -59,11 +59,13 @@ impl Scene {
         // A place whose name the def set lacks takes any packet: the
         // game sends it there, and no def can say which it is.
         let fits_place = |g: usize, k: usize| self.names[k].is_none_or(|n| fits(g, n));
+        let with_def = |k: usize| self.names[k].is_some();
         let places = Places {
             anchored: &anchored,
             client: &self.client,
             sure,
             fits: &fits_place,
+            with_def: &with_def,
         };
         weigh(order, group, position, &places)
     }
@@ -81,6 +83,8 @@ pub(crate) struct Places<'a> {
     pub sure: &'a dyn Fn(usize) -> bool,
     /// Whether the def of the name at place k fits a group: `fits(group, k)`.
     pub fits: &'a dyn Fn(usize, usize) -> bool,
+    /// Whether place k has a def (not a place any packet may take).
+    pub with_def: &'a dyn Fn(usize) -> bool,
 }
 
 /// The named places nearest `position` before and after it, and the open
@@ -107,6 +111,11 @@ impl Places<'_> {
             upper,
             open: [open(true), open(false)],
         }
+    }
+
+    /// Whether place k is one a def must fit.
+    fn fitting(&self, k: usize) -> bool {
+        (self.with_def)(k)
     }
 
     /// Whether `g` may fill an open place while `group` is weighed.
@@ -153,10 +162,13 @@ pub(crate) fn login_order(
             k.and_then(|k| places.anchored[k])
                 .and_then(|g| order.first(s, g))
         };
-        let (Some(lo), Some(hi)) = (first(bounds.lower), first(bounds.upper)) else {
+        let (lower, upper) = (first(bounds.lower), first(bounds.upper));
+        if lower.is_none() && upper.is_none() {
             continue;
-        };
+        }
         any = true;
+        let lo = lower.unwrap_or(0);
+        let hi = upper.unwrap_or(usize::MAX);
         // The groups of this side, not yet named, first seen between the
         // bounds, in order.
         let seen: Vec<usize> = order
@@ -167,13 +179,51 @@ pub(crate) fn login_order(
             })
             .map(|&(g, _)| g)
             .collect();
-        if seen.len() != open.len() {
-            continue;
-        }
-        let alignment = Alignment::new(open, &seen, places.fits);
-        placed |= alignment.complete() && alignment.only_group(rank) == Some(group);
+        placed |= if lower.is_some() && upper.is_some() && seen.len() == open.len() {
+            let alignment = Alignment::new(open, &seen, places.fits);
+            alignment.complete() && alignment.only_group(rank) == Some(group)
+        } else {
+            (lower.is_some() && run(open, &seen, rank, group, places))
+                || (upper.is_some() && {
+                    let (rev_open, rev_seen): (Vec<usize>, Vec<usize>) = (
+                        open.iter().rev().copied().collect(),
+                        seen.iter().rev().copied().collect(),
+                    );
+                    run(&rev_open, &rev_seen, open.len() - 1 - rank, group, places)
+                })
+        };
     }
     any.then_some(if placed { PLACE_BITS } else { 0.0 })
+}
+
+/// Places past this one that a run from a named place must also hold.
+const RUN_BEYOND: usize = 3;
+/// Places of a run, this one's included, whose def fits (not places any
+/// packet may take): what makes a run more than a chance.
+const RUN_FITTING: usize = 4;
+
+/// Whether the open places, from the named one on, line up packet for
+/// packet with the groups first seen from it on (`seen`), each def
+/// fitting, up to [`RUN_BEYOND`] places past `rank`, `group` at `rank`,
+/// and at least [`RUN_FITTING`] of them by a def that fits (a place
+/// without one takes any packet and proves nothing).
+fn run(open: &[usize], seen: &[usize], rank: usize, group: usize, places: &Places<'_>) -> bool {
+    let end = rank + RUN_BEYOND + 1;
+    if seen.get(rank) != Some(&group)
+        || open.len() < end.min(open.len())
+        || seen.len() < end.min(open.len())
+    {
+        return false;
+    }
+    let end = end.min(open.len());
+    let mut fitting = 0;
+    for i in 0..end {
+        if !(places.fits)(seen[i], open[i]) {
+            return false;
+        }
+        fitting += usize::from(places.fitting(open[i]));
+    }
+    fitting >= RUN_FITTING
 }
 
 /// The scene evidence for `group` being the name at `position` of a

@@ -6,7 +6,8 @@
 
 /// The order of a login: each name's first packet after the first packet
 /// of the names before it, as the 376012 session plays it from the
-/// version check to the player standing in the world (the client's
+/// version check to the player standing in the world and the state sent
+/// after (the client's
 /// packets only where the server's answer or the next step waits for
 /// them). Every server packet that session sends first in that stretch is
 /// listed, whether or not a def set holds it: a place whose name has no
@@ -85,6 +86,32 @@ const LOGIN_ORDER: &[&str] = &[
     "S_HUNTING_ZONE_EVENT_LIST",
     "S_CURRENT_CHANNEL",
     "S_SPAWN_ME",
+    // What the world around sends first, then the rest of the login's
+    // state.
+    "S_SPAWN_NPC",
+    "S_SPAWN_USER",
+    "S_ABNORMALITY_BEGIN",
+    "S_CREST_INFO",
+    "S_ITEM_CUSTOM_STRING",
+    "S_LOAD_ACHIEVEMENT_LIST",
+    "S_UPDATE_ACHIEVEMENT_PROGRESS",
+    "S_PLAYER_STAT_UPDATE",
+    "S_LOAD_SKILL_SCRIPT_LIST",
+    "S_PLAYER_CHANGE_ALL_PROF",
+    "S_USER_STATUS",
+    "S_SKILL_PERIOD",
+    "S_CLEAR_WORLD_QUEST_VILLAGER_INFO",
+    "S_PVP_LEADER_BOARD_INFO",
+    "S_PVE_LEADER_BOARD_INFO",
+    "S_WORLD_QUEST_VILLAGER_INFO",
+    "S_FATIGABILITY_POINT",
+    "S_DUNGEON_UI_HIGHLIGHT",
+    "S_CHANGE_CARD_PRESET",
+    "S_GMEVENT_OFF_GUIDE_MESSAGE",
+    "S_QUEST_VILLAGER_INFO",
+    "S_ADMIN_HOLD_CHARACTER",
+    "S_CHANGE_EP_EXP_DAILY_LIMIT",
+    "S_COUPON_NOTIFY",
 ];
 
 const LOGIN_ORDER_SOURCE: &str = "the first packet of each name in the login of the 376012 \
