@@ -52,6 +52,7 @@ impl Scene {
         name: usize,
         fits: &dyn Fn(usize, usize) -> bool,
         sure: &dyn Fn(usize) -> bool,
+        specific: &dyn Fn(usize) -> f64,
     ) -> Option<f64> {
         let position = self.names.iter().position(|&n| n == Some(name))?;
         let mut anchored = self.anchored.clone();
@@ -59,13 +60,13 @@ impl Scene {
         // A place whose name the def set lacks takes any packet: the
         // game sends it there, and no def can say which it is.
         let fits_place = |g: usize, k: usize| self.names[k].is_none_or(|n| fits(g, n));
-        let with_def = |k: usize| self.names[k].is_some();
+        let specific = |k: usize| self.names[k].map_or(0.0, specific);
         let places = Places {
             anchored: &anchored,
             client: &self.client,
             sure,
             fits: &fits_place,
-            with_def: &with_def,
+            specific: &specific,
         };
         weigh(order, group, position, &places)
     }
@@ -83,8 +84,10 @@ pub(crate) struct Places<'a> {
     pub sure: &'a dyn Fn(usize) -> bool,
     /// Whether the def of the name at place k fits a group: `fits(group, k)`.
     pub fits: &'a dyn Fn(usize, usize) -> bool,
-    /// Whether place k has a def (not a place any packet may take).
-    pub with_def: &'a dyn Fn(usize) -> bool,
+    /// What place k's def fitting a group says, in bits: how few of the
+    /// session's groups of its side it fits (none for a place any packet
+    /// may take).
+    pub specific: &'a dyn Fn(usize) -> f64,
 }
 
 /// The named places nearest `position` before and after it, and the open
@@ -113,11 +116,6 @@ impl Places<'_> {
         }
     }
 
-    /// Whether place k is one a def must fit.
-    fn fitting(&self, k: usize) -> bool {
-        (self.with_def)(k)
-    }
-
     /// Whether `g` may fill an open place while `group` is weighed.
     fn open_to(&self, g: usize, group: usize) -> bool {
         g == group || !(self.sure)(g)
@@ -136,13 +134,17 @@ const SCENE_WINDOW: usize = 24;
 
 /// The login-order evidence for `group` being the name at `position` of
 /// [`GameRules::login_order`](crate::GameRules::login_order), given the
-/// names already named (`places`): in a session where both named places
-/// around it were seen, the groups of its side first seen between them
-/// must be exactly as many as the open places of its side there and line
-/// up with them in order, each place's def fitting its group, this group
-/// in this place: that is worth [`PLACE_BITS`]. A session that plays the
-/// stretch otherwise (other packets, another order, a packet lost) says
-/// nothing, for or against.
+/// names already named (`places`). Where both named places around it were
+/// seen and the groups of its side first seen between them are exactly as
+/// many as the open places of its side there and line up with them in
+/// order, each place's def fitting its group, this group in this place
+/// ([`TIGHT_BITS`] and what the places' defs pin); or, from one named
+/// place, where a run of places lines up so ([`run`]). The bits are the
+/// odds against the groups fitting those places by chance: a def that
+/// fits a third of the session's groups says little, one that fits one
+/// group much. [`LOGIN_CAP`] at most. A session that plays the stretch
+/// otherwise (other packets, another order, a packet lost) says nothing,
+/// for or against.
 pub(crate) fn login_order(
     order: &Order,
     group: usize,
@@ -153,7 +155,7 @@ pub(crate) fn login_order(
     let bounds = places.bounds(position);
     let open = &bounds.open[usize::from(!side)];
     let rank = open.iter().position(|&k| k == position)?;
-    let (mut any, mut placed) = (false, false);
+    let (mut any, mut bits) = (false, 0.0f64);
     for s in 0..order.sessions() {
         if order.first(s, group).is_none() {
             continue;
@@ -179,51 +181,78 @@ pub(crate) fn login_order(
             })
             .map(|&(g, _)| g)
             .collect();
-        placed |= if lower.is_some() && upper.is_some() && seen.len() == open.len() {
+        let found = if lower.is_some() && upper.is_some() && seen.len() == open.len() {
             let alignment = Alignment::new(open, &seen, places.fits);
-            alignment.complete() && alignment.only_group(rank) == Some(group)
+            let lined_up = alignment.complete() && alignment.only_group(rank) == Some(group);
+            if lined_up {
+                TIGHT_BITS + open.iter().map(|&k| (places.specific)(k)).sum::<f64>()
+            } else {
+                0.0
+            }
         } else {
-            (lower.is_some() && run(open, &seen, rank, group, places))
-                || (upper.is_some() && {
-                    let (rev_open, rev_seen): (Vec<usize>, Vec<usize>) = (
-                        open.iter().rev().copied().collect(),
-                        seen.iter().rev().copied().collect(),
-                    );
-                    run(&rev_open, &rev_seen, open.len() - 1 - rank, group, places)
-                })
+            let forward = if lower.is_some() {
+                run(open, &seen, rank, group, places)
+            } else {
+                0.0
+            };
+            forward.max(if upper.is_some() {
+                let (rev_open, rev_seen): (Vec<usize>, Vec<usize>) = (
+                    open.iter().rev().copied().collect(),
+                    seen.iter().rev().copied().collect(),
+                );
+                run(&rev_open, &rev_seen, open.len() - 1 - rank, group, places)
+            } else {
+                0.0
+            })
         };
+        bits = bits.max(found);
     }
-    any.then_some(if placed { PLACE_BITS } else { 0.0 })
+    any.then_some(bits.min(LOGIN_CAP))
 }
+
+/// What a login's order says of one group at most.
+const LOGIN_CAP: f64 = 24.0;
+
+/// A stretch between two named places holding exactly as many new
+/// groups as the rule has places there: a build that sends other packets
+/// there seldom sends just as many.
+const TIGHT_BITS: f64 = 3.0;
 
 /// Places past this one that a run from a named place must also hold.
 const RUN_BEYOND: usize = 3;
-/// Places of a run, this one's included, whose def fits (not places any
-/// packet may take): what makes a run more than a chance.
-const RUN_FITTING: usize = 4;
+/// Packets no place of a run explains that it may pass over (a packet of
+/// a kind the rule does not list, sent among the login's).
+const RUN_SLACK: usize = 2;
 
-/// Whether the open places, from the named one on, line up packet for
-/// packet with the groups first seen from it on (`seen`), each def
-/// fitting, up to [`RUN_BEYOND`] places past `rank`, `group` at `rank`,
-/// and at least [`RUN_FITTING`] of them by a def that fits (a place
-/// without one takes any packet and proves nothing).
-fn run(open: &[usize], seen: &[usize], rank: usize, group: usize, places: &Places<'_>) -> bool {
-    let end = rank + RUN_BEYOND + 1;
-    if seen.get(rank) != Some(&group)
-        || open.len() < end.min(open.len())
-        || seen.len() < end.min(open.len())
-    {
-        return false;
+/// What the open places, from the named one on, say for `group` at
+/// `rank`, lined up in order with the groups first seen from it on
+/// (`seen`), each def fitting, passing over [`RUN_SLACK`] groups at most,
+/// as far as they keep lining up and at least [`RUN_BEYOND`] places past
+/// `rank`, `group` at `rank` in every such alignment: as much as the
+/// run's defs are specific together (a place without a def takes any
+/// packet and says nothing). Nothing when the run does not line up.
+fn run(open: &[usize], seen: &[usize], rank: usize, group: usize, places: &Places<'_>) -> f64 {
+    let window = &seen[..(open.len() + RUN_SLACK).min(seen.len())];
+    let whole = Alignment::new(open, window, places.fits);
+    let mut end = rank + 1;
+    if !whole.prefix_complete(end, RUN_SLACK) {
+        return 0.0;
     }
-    let end = end.min(open.len());
-    let mut fitting = 0;
-    for i in 0..end {
-        if !(places.fits)(seen[i], open[i]) {
-            return false;
-        }
-        fitting += usize::from(places.fitting(open[i]));
+    while end < open.len() && whole.prefix_complete(end + 1, RUN_SLACK) {
+        end += 1;
     }
-    fitting >= RUN_FITTING
+    if end < (rank + 1 + RUN_BEYOND).min(open.len()) {
+        return 0.0;
+    }
+    let run = Alignment::new(
+        &open[..end],
+        &seen[..(end + RUN_SLACK).min(seen.len())],
+        places.fits,
+    );
+    if !(run.complete() && run.only_group(rank) == Some(group)) {
+        return 0.0;
+    }
+    open[..end].iter().map(|&k| (places.specific)(k)).sum()
 }
 
 /// The scene evidence for `group` being the name at `position` of a

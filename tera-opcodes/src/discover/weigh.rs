@@ -52,6 +52,9 @@ pub(super) struct Reading<'a> {
     pub(super) by_pair: HashMap<(usize, usize), usize>,
     /// The names whose def fits some group.
     pub(super) fitting: HashSet<usize>,
+    /// What a name's def fitting a group says: `log2((n + 1) / (k + 1))`
+    /// for a def that fits k of the n groups of its side.
+    pub(super) specific: HashMap<usize, f64>,
 }
 
 impl<'a> Reading<'a> {
@@ -82,7 +85,27 @@ impl<'a> Reading<'a> {
             .enumerate()
             .map(|(i, c)| ((c.group, c.name), i))
             .collect();
-        let fitting = cands.iter().map(|c| c.name).collect();
+        let fitting: HashSet<usize> = cands.iter().map(|c| c.name).collect();
+        let mut fits_of: HashMap<usize, usize> = HashMap::new();
+        for c in cands {
+            *fits_of.entry(c.name).or_default() += 1;
+        }
+        let side = |client: bool| {
+            samples
+                .groups()
+                .iter()
+                .filter(|g| (g.direction == tera_sessions::Direction::ClientToServer) == client)
+                .count()
+        };
+        let sides = [side(true), side(false)];
+        let specific = fits_of
+            .into_iter()
+            .map(|(n, k)| {
+                let client = defs.names[n].direction == tera_sessions::Direction::ClientToServer;
+                let n_side = sides[usize::from(!client)];
+                (n, ((n_side + 1) as f64 / (k + 1) as f64).log2())
+            })
+            .collect();
         Reading {
             samples,
             order,
@@ -94,6 +117,7 @@ impl<'a> Reading<'a> {
             by_key,
             by_pair,
             fitting,
+            specific,
         }
     }
 }
@@ -313,13 +337,14 @@ impl Weigher<'_> {
         ev.extend(self.keepalive(samples, order, c.group, &name.name));
         let sure = |g: usize| round.name_of_group.contains_key(&g);
         let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
+        let specific = |n: usize| reading.specific.get(&n).copied().unwrap_or(0.0);
         let login = round
             .login
             .as_ref()
-            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &fits, &sure));
+            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &fits, &sure, &specific));
         ev.extend(login.map(|bits| Evidence::LoginOrder { bits }));
         for (first, scene) in &round.scenes {
-            let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &sure);
+            let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &sure, &specific);
             ev.extend(bits.map(|bits| Evidence::Scene {
                 scene: first.clone(),
                 bits,
