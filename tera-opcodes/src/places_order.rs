@@ -222,7 +222,7 @@ const TIGHT_BITS: f64 = 3.0;
 const RUN_BEYOND: usize = 3;
 /// Packets no place of a run explains that it may pass over (a packet of
 /// a kind the rule does not list, sent among the login's).
-const RUN_SLACK: usize = 2;
+const RUN_SLACK: usize = 1;
 
 /// What the open places, from the named one on, say for `group` at
 /// `rank`, lined up in order with the groups first seen from it on
