@@ -45,7 +45,7 @@ const ANCHOR: f64 = 12.0;
 /// Structure beyond this says nothing more.
 const STRUCTURE_CAP: f64 = 256.0;
 /// Plausible values beyond this say nothing more.
-const VALUES_CAP: f64 = 12.0;
+const VALUES_CAP: f64 = 6.0;
 /// The previous map naming a packet at all: it was live in the last
 /// version, and most packets live on while few new ones come (about
 /// log2(0.98 / 0.02) = 6 bits against a name the map lacks). A prior:
@@ -63,7 +63,7 @@ const SYSTEM_MESSAGE_BITS: f64 = 12.0;
 /// no def that fits; the matching weighs names against each other, so an
 /// entry's margin is also its weight less this, its odds against the
 /// name being none of those the set holds.
-const UNKNOWN_BITS: f64 = 5.0;
+const UNKNOWN_BITS: f64 = 8.0;
 /// An entry's odds against its opcode's true def being one the set lacks:
 /// its weight less what such a def would have gained by its layout and
 /// field names alone, [`UNKNOWN_BITS`] at most.

@@ -24,10 +24,13 @@ pub(super) struct Candidate {
     pub(super) generic: f64,
 }
 
-/// Whether a kind of evidence is one any def of a like layout and field
-/// names gains, whatever its name: what a def that fits by chance, on an
-/// opcode whose true def the set lacks, collects as well. Place, pairs,
-/// consequences and life cycles are the name's own.
+/// Whether a kind of evidence is one any def of a like layout, like field
+/// names or a like kind of name gains: what a def that fits by chance, on
+/// an opcode whose true def the set lacks, collects as well (a despawn's
+/// ids end whichever despawn it is; a name of the same family as a named
+/// packet, or the request of a named response, holds its values whatever
+/// the family's member). Place, consequences, keepalives and system
+/// messages are the name's own.
 pub(super) fn is_generic(e: &Evidence) -> bool {
     matches!(
         e,
@@ -38,6 +41,9 @@ pub(super) fn is_generic(e: &Evidence) -> bool {
             | Evidence::Tuple { .. }
             | Evidence::Position { .. }
             | Evidence::PreviousMap { .. }
+            | Evidence::Family { .. }
+            | Evidence::Pair { .. }
+            | Evidence::LifeEnds { .. }
     )
 }
 

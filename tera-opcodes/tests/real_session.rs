@@ -1,0 +1,158 @@
+//! Discovery on a real session nobody here made: the live server's side
+//! of a login into the world of client 376012 (TERA Europe Classic+), with
+//! that build's public map and defs. The map is the truth, restricted to
+//! the opcodes whose true def fits. The folder is `TERA_REAL_SESSIONS`, or
+//! `../shared/real-sessions` beside the workspace; without it the test
+//! prints a notice and skips.
+//!
+//! The public map holds a typo'd alias line (`C_CANCEL_SKILL_STRICTLYY`,
+//! the code of `C_CANCEL_SKILL_STRICTLY`) that the map loader refuses the
+//! whole file for: a line whose code an earlier line holds is dropped here.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use tera_dynamic::Catalog;
+use tera_opcodes::simulate::Score;
+use tera_opcodes::{DefSet, Discovery, FIXED, GameRules, OpcodeMap, Samples};
+use tera_sessions::Events;
+
+fn folder() -> Option<PathBuf> {
+    let dir = std::env::var_os("TERA_REAL_SESSIONS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-sessions")
+        });
+    if dir.join("classic-plus-376012-server.jsonl").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "real_session: {} holds no real session (set TERA_REAL_SESSIONS): skipped",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn truth(path: &Path) -> OpcodeMap {
+    let text = std::fs::read_to_string(path).expect("the map");
+    let mut codes = BTreeSet::new();
+    let kept: String = text
+        .lines()
+        .filter(|line| {
+            let code = line
+                .split_whitespace()
+                .nth(1)
+                .and_then(|c| c.parse::<u32>().ok());
+            code.is_none_or(|c| codes.insert(c))
+        })
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    OpcodeMap::parse("protocol.376012.map", &kept).expect("the map without its alias line")
+}
+
+struct Real {
+    defs: DefSet,
+    truth: OpcodeMap,
+    samples: Samples,
+}
+
+fn real() -> Option<Real> {
+    let dir = folder()?;
+    let mut catalog = Catalog::new();
+    catalog.load_dir(dir.join("defs-376012"));
+    // One def of the folder does not load (a field defined twice): it is
+    // reported and the others are used.
+    assert!(
+        catalog.problems().len() <= 2,
+        "{:?}",
+        catalog.problems().len()
+    );
+    let mut samples = Samples::new();
+    for event in Events::open(dir.join("classic-plus-376012-server.jsonl")).expect("the session") {
+        samples.push(&event.expect("a well-formed event"));
+    }
+    Some(Real {
+        defs: DefSet::from_catalog(&catalog),
+        truth: truth(&dir.join("protocol.376012.map")),
+        samples,
+    })
+}
+
+/// Twenty entries of the truth the session holds, every k-th by opcode.
+fn partial(real: &Real) -> OpcodeMap {
+    let fixed: Vec<u16> = FIXED.iter().map(|(_, c)| *c).collect();
+    let mut held: Vec<(u16, &str)> = real
+        .samples
+        .groups()
+        .iter()
+        .filter(|g| !fixed.contains(&g.opcode))
+        .filter_map(|g| real.truth.name(g.opcode).map(|n| (g.opcode, n)))
+        .collect();
+    held.sort();
+    let step = (held.len() / 20).max(1);
+    let mut map = OpcodeMap::new();
+    for &(code, name) in held.iter().step_by(step).take(20) {
+        map.insert(name, code);
+    }
+    map
+}
+
+#[test]
+fn no_entry_contradicts_the_real_map() {
+    let Some(mut real) = real() else {
+        return;
+    };
+    let partial = partial(&real);
+    assert_eq!(partial.len(), 20);
+    // (known, rules, the least recall measured 2026-11-29, less a little).
+    let runs = [
+        (OpcodeMap::new(), GameRules::standard(), 0.25),
+        (OpcodeMap::new(), GameRules::none(), 0.10),
+        (partial.clone(), GameRules::standard(), 0.60),
+        (partial, GameRules::none(), 0.35),
+    ];
+    for (known, rules, least) in runs {
+        let with_rules = !rules.is_empty();
+        let report = Discovery::new(real.defs.clone())
+            .known(known.clone())
+            .rules(rules)
+            .run(&mut real.samples);
+        let score = Score::of_fitting(&report, &real.samples, &real.truth, &real.defs);
+        eprintln!("known {}, rules {with_rules}: {score:?}", known.len());
+        assert_eq!(real.samples.groups().len(), 97);
+        assert_eq!(score.seen, 65, "opcodes whose true def fits");
+        for e in &report.entries {
+            assert_eq!(
+                real.truth.name(e.opcode),
+                Some(e.name.as_str()),
+                "{} written at {} (margin {:.1})",
+                e.name,
+                e.opcode,
+                e.margin
+            );
+        }
+        assert_eq!(score.wrong, 0);
+        assert_eq!(score.duplicates, 0);
+        assert!(
+            score.recall() >= least,
+            "known {}, rules {with_rules}: recall {:.3} under {least}",
+            known.len(),
+            score.recall()
+        );
+    }
+}
+
+#[test]
+fn rules_name_more_of_the_real_session_than_fit_and_values_alone() {
+    let Some(mut real) = real() else {
+        return;
+    };
+    let on = Discovery::new(real.defs.clone()).run(&mut real.samples);
+    let off = Discovery::new(real.defs.clone())
+        .rules(GameRules::none())
+        .run(&mut real.samples);
+    let on = Score::of_fitting(&on, &real.samples, &real.truth, &real.defs);
+    let off = Score::of_fitting(&off, &real.samples, &real.truth, &real.defs);
+    assert!(on.right > off.right, "{on:?} against {off:?}");
+}
