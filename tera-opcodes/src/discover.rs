@@ -63,7 +63,7 @@ const SYSTEM_MESSAGE_BITS: f64 = 12.0;
 /// no def that fits; the matching weighs names against each other, so an
 /// entry's margin is also its weight less this, its odds against the
 /// name being none of those the set holds.
-const UNKNOWN_BITS: f64 = 8.0;
+const UNKNOWN_BITS: f64 = 12.0;
 /// An entry's odds against its opcode's true def being one the set lacks:
 /// its weight less what such a def would have gained by its layout and
 /// field names alone, [`UNKNOWN_BITS`] at most.

@@ -487,7 +487,7 @@ const FAMILY_BITS: f64 = 6.0;
 /// test that name passes and the other would not.
 const FAMILY_MORE_BITS: f64 = 2.0;
 /// All values tied to the family say this much at most.
-const FAMILY_CAP: f64 = 16.0;
+const FAMILY_CAP: f64 = 8.0;
 
 fn family_bits(values: usize) -> f64 {
     (FAMILY_BITS + FAMILY_MORE_BITS * values.saturating_sub(1) as f64).min(FAMILY_CAP)
