@@ -134,6 +134,11 @@ fn main() {
     println!("Written entries by confidence band (rules on, both runs, {seeds} seeds):");
     println!();
     print!("{}", calibration.table());
+    losses(seeds, &breakdowns);
+}
+
+/// Where recall is lost, for each run.
+fn losses(seeds: u64, breakdowns: &[Breakdown]) {
     for (k, b) in breakdowns.iter().enumerate() {
         println!();
         println!(

@@ -38,7 +38,7 @@ impl BaseRates {
                 let body = &body[..body.len().min(BYTES_PER_PACKET)];
                 for w in body.windows(4) {
                     let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                    if v < 256 || v > u32::MAX - 256 {
+                    if !(256..=u32::MAX - 256).contains(&v) {
                         continue;
                     }
                     let e = rates.holders.entry(v).or_insert((0, u32::MAX));

@@ -42,18 +42,21 @@ impl Scene {
     }
 
     /// The evidence `weigh` gives for `group` as the name `name`, when the
-    /// scene has it: its own place left open, `fits(group, name)` saying
-    /// which defs fit which groups, `sure` which groups are named.
+    /// scene has it: its own place left open, `known` saying which defs
+    /// fit which groups, which groups are named and what a def pins.
     pub(crate) fn weigh(
         &self,
         weigh: Weigh,
         order: &Order,
         group: usize,
         name: usize,
-        fits: &dyn Fn(usize, usize) -> bool,
-        sure: &dyn Fn(usize) -> bool,
-        specific: &dyn Fn(usize) -> f64,
+        known: &Known<'_>,
     ) -> Option<f64> {
+        let Known {
+            fits,
+            sure,
+            specific,
+        } = *known;
         let position = self.names.iter().position(|&n| n == Some(name))?;
         let mut anchored = self.anchored.clone();
         anchored[position] = None;
@@ -70,6 +73,16 @@ impl Scene {
         };
         weigh(order, group, position, &places)
     }
+}
+
+/// What a round knows of the names, for a scene: `fits(group, name)`
+/// whether a def fits a group, `sure(group)` whether a group is named,
+/// `specific(name)` what a name's def fitting a group says, in bits.
+#[derive(Clone, Copy)]
+pub(crate) struct Known<'a> {
+    pub fits: &'a dyn Fn(usize, usize) -> bool,
+    pub sure: &'a dyn Fn(usize) -> bool,
+    pub specific: &'a dyn Fn(usize) -> f64,
 }
 
 /// The names of an ordered scene as discovery sees them: for each place,

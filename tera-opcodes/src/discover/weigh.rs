@@ -10,7 +10,7 @@ use crate::defset::DefSet;
 use crate::field_names::FieldNames;
 use crate::links::{Digest, Fields, Index, one_life};
 use crate::lives::Lives;
-use crate::places_order::{Scene, login_order, scene_order};
+use crate::places_order::{Known, Scene, login_order, scene_order};
 use crate::report::Evidence;
 use crate::samples::Samples;
 use crate::scenes::{GameRules, ends_a_life};
@@ -338,13 +338,18 @@ impl Weigher<'_> {
         let sure = |g: usize| round.name_of_group.contains_key(&g);
         let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
         let specific = |n: usize| reading.specific.get(&n).copied().unwrap_or(0.0);
+        let known = Known {
+            fits: &fits,
+            sure: &sure,
+            specific: &specific,
+        };
         let login = round
             .login
             .as_ref()
-            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &fits, &sure, &specific));
+            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &known));
         ev.extend(login.map(|bits| Evidence::LoginOrder { bits }));
         for (first, scene) in &round.scenes {
-            let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &sure, &specific);
+            let bits = scene.weigh(scene_order, order, c.group, c.name, &known);
             ev.extend(bits.map(|bits| Evidence::Scene {
                 scene: first.clone(),
                 bits,
