@@ -34,7 +34,7 @@
 //! // A session in which opcode 4242 carries chat lines of every length.
 //! let mut samples = Samples::new();
 //! let schema = catalog.get("S_CHAT", 4).unwrap();
-//! for (k, text) in ["hi", "hello there", "gg", "anyone for a dungeon?"].iter().enumerate() {
+//! for (k, text) in ["hi", "hello there", "ok then", "anyone for a dungeon?", "lf healer", "brb"].iter().enumerate() {
 //!     let value = schema
 //!         .deserialize(serde_json::json!({ "channel": 1, "message": text }))
 //!         .unwrap();
