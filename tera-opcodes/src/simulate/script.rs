@@ -120,9 +120,9 @@ impl Play<'_> {
                 .collect();
             self.send("S_SKILL_LIST", &[("skills", Json::Array(skills))]);
             // The rest of the burst, in the order the game sends it.
-            // Discovery's `LOGIN_ORDER` states the same order on its own,
-            // not read from here: a table that strayed from the game would
-            // show here as recall lost.
+            // Discovery's login order (`GameRules`) is a real session's,
+            // not read from here, and this burst does not follow it: the
+            // rule says nothing on these sessions, for or against.
             let mut burst = [
                 "S_AVAILABLE_SOCIAL_LIST",
                 "S_CREST_INFO",
