@@ -52,6 +52,13 @@ impl<'a> Alignment<'a> {
         self.before[self.open.len()][self.seen.len()] as usize == self.open.len()
     }
 
+    /// Whether the first `places` places line up with groups among the
+    /// first `places + slack` groups.
+    pub(crate) fn prefix_complete(&self, places: usize, slack: usize) -> bool {
+        let groups = (places + slack).min(self.seen.len());
+        places <= self.open.len() && self.before[places][groups] as usize == places
+    }
+
     /// The one group that place `r` (an index into `open`) lines up with
     /// in every alignment that keeps the most pairs, if there is one.
     pub(crate) fn only_group(&self, r: usize) -> Option<usize> {

@@ -89,6 +89,21 @@ impl DefSet {
         versions.sort_by_key(|v| v.schema.version());
     }
 
+    /// The set without the names `drop` says to leave out (defs nobody has
+    /// written yet, as for the names a patch adds).
+    pub fn without(&self, drop: impl Fn(&str) -> bool) -> DefSet {
+        let mut set = DefSet {
+            skipped: self.skipped.clone(),
+            ..DefSet::default()
+        };
+        for name in self.names.iter().filter(|n| !drop(&n.name)) {
+            for v in &name.versions {
+                set.add(Arc::clone(&v.schema));
+            }
+        }
+        set
+    }
+
     /// The index of `name`, if the set holds it.
     pub(crate) fn index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()

@@ -30,7 +30,7 @@ use crate::links::{Digest, Fields};
 use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
-use crate::scenes::SYSTEM_MESSAGE_TEXT;
+use crate::scenes::GameRules;
 use crate::sequence::Order;
 
 /// The opcodes every version keeps: the first packet of each side.
@@ -46,7 +46,7 @@ const ANCHOR: f64 = 12.0;
 /// Structure beyond this says nothing more.
 const STRUCTURE_CAP: f64 = 256.0;
 /// Plausible values beyond this say nothing more.
-const VALUES_CAP: f64 = 48.0;
+const VALUES_CAP: f64 = 6.0;
 /// The previous map naming a packet at all: it was live in the last
 /// version, and most packets live on while few new ones come (about
 /// log2(0.98 / 0.02) = 6 bits against a name the map lacks). A prior:
@@ -57,6 +57,21 @@ const PRIOR_SAME: f64 = 2.0;
 /// Text that reads as a system message under a name whose text is one:
 /// chat, names and descriptions almost never start `@` and a number.
 const SYSTEM_MESSAGE_BITS: f64 = 12.0;
+/// What a def that fits an opcode whose true def the set lacks (a new
+/// name, a def the patch changed) gains from a real session anyway: a
+/// layout of its size, an id where its def says `gameId`, names that
+/// agree with their values. On real sessions a third of the opcodes have
+/// no def that fits; the matching weighs names against each other, so an
+/// entry's margin is also its weight less this, its odds against the
+/// name being none of those the set holds.
+const UNKNOWN_BITS: f64 = 12.0;
+/// An entry's odds against its opcode's true def being one the set lacks:
+/// its weight less what such a def would have gained by its layout and
+/// field names alone, [`UNKNOWN_BITS`] at most.
+fn unknown_margin(c: &Candidate) -> f64 {
+    c.weight - c.generic.clamp(0.0, UNKNOWN_BITS)
+}
+
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -80,6 +95,7 @@ pub struct Discovery {
     previous: Option<ProtocolMap>,
     known: ProtocolMap,
     threshold: f64,
+    rules: GameRules,
 }
 
 impl Discovery {
@@ -90,6 +106,7 @@ impl Discovery {
             previous: None,
             known: ProtocolMap::new(),
             threshold: DEFAULT_THRESHOLD,
+            rules: GameRules::standard(),
         }
     }
 
@@ -112,6 +129,14 @@ impl Discovery {
         self
     }
 
+    /// The game rules whose evidence counts (default
+    /// [`GameRules::standard`]; [`GameRules::none`] for fit, values and
+    /// value links only).
+    pub fn rules(mut self, rules: GameRules) -> Self {
+        self.rules = rules;
+        self
+    }
+
     /// The def set.
     pub fn defs(&self) -> &DefSet {
         &self.defs
@@ -127,9 +152,21 @@ impl Discovery {
         let pinned_groups: BTreeSet<usize> = pins.iter().filter_map(|p| p.group).collect();
         let pinned_names: BTreeSet<usize> = pins.iter().filter_map(|p| p.def).collect();
         let mut cands = self.candidates(samples, &pinned_groups, &pinned_names, &mut fields);
-        let weigher = Weigher { defs: &self.defs };
+        candidate::bound_fits(&mut cands, samples);
+        let weigher = Weigher {
+            defs: &self.defs,
+            rules: &self.rules,
+        };
         let lives = weigher.lives(samples, &cands);
-        let reading = Reading::new(&self.defs, samples, &order, &lives, &fields, &cands);
+        let reading = Reading::new(
+            &self.defs,
+            samples,
+            &order,
+            &lives,
+            &fields,
+            &cands,
+            &self.rules,
+        );
 
         let mut anchors: Vec<(usize, usize)> = Vec::new();
         let mut chosen = Vec::new();
@@ -154,7 +191,7 @@ impl Discovery {
                 .map(|c| Chosen {
                     edge: usable[c.edge],
                     instead: c.instead.map(|j| usable[j]),
-                    margin: c.margin,
+                    margin: c.margin.min(unknown_margin(&cands[usable[c.edge]])),
                 })
                 .collect();
             let next: Vec<(usize, usize)> = chosen
@@ -263,10 +300,12 @@ impl Discovery {
                     });
                 }
                 let digest = Digest::of(samples, group, self.version(n, fit.version), fields);
-                if SYSTEM_MESSAGE_TEXT.contains(&&*name.name)
-                    && digest.texts > 0
-                    && digest.system_messages == digest.texts
-                {
+                let system_message = self
+                    .rules
+                    .system_message_text
+                    .iter()
+                    .any(|r| *r.rule == *name.name);
+                if system_message && digest.texts > 0 && digest.system_messages == digest.texts {
                     fixed.push(Evidence::SystemMessage {
                         texts: digest.texts,
                         bits: SYSTEM_MESSAGE_BITS,
@@ -280,6 +319,7 @@ impl Discovery {
                     fixed,
                     evidence: Vec::new(),
                     weight: 0.0,
+                    generic: 0.0,
                 });
             }
         }

@@ -34,7 +34,7 @@
 //! // A session in which opcode 4242 carries chat lines of every length.
 //! let mut samples = Samples::new();
 //! let schema = catalog.get("S_CHAT", 4).unwrap();
-//! for (k, text) in ["hi", "hello there", "gg", "anyone for a dungeon?"].iter().enumerate() {
+//! for (k, text) in ["hi", "hello there", "ok then", "anyone for a dungeon?", "lf healer", "brb"].iter().enumerate() {
 //!     let value = schema
 //!         .deserialize(serde_json::json!({ "channel": 1, "message": text }))
 //!         .unwrap();
@@ -51,9 +51,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod align;
+mod base_rates;
 mod check;
 mod defset;
 mod discover;
+mod field_names;
 mod fit;
 mod leaves;
 mod links;
@@ -76,7 +78,7 @@ pub use discover::{DEFAULT_THRESHOLD, Discovery, FIXED};
 pub use fit::Misfit;
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
-pub use scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, SYSTEM_MESSAGE_TEXT};
+pub use scenes::{Cited, GameRules};
 /// The runtime's protocol map, in which discovery reads and writes maps
 /// (`tera_dynamic::load_protocol_map` reads a file).
 pub use tera_dynamic::ProtocolMap;

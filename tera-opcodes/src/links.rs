@@ -12,6 +12,8 @@ use std::sync::Arc;
 use tera_dynamic::{Schema, Value};
 use tera_sessions::Timestamp;
 
+use crate::base_rates::BaseRates;
+use crate::field_names::FieldNames;
 use crate::leaves::{Visit, integer, walk};
 use crate::report::Evidence;
 use crate::samples::{Group, Samples};
@@ -255,9 +257,17 @@ pub(crate) struct Index {
     places: HashMap<u32, Vec<(Timestamp, [f32; 3], usize)>>,
 }
 
-/// One field's links say this much at most: past a few rare values, more
-/// of them say nothing new.
-const FIELD_CAP: f64 = 32.0;
+/// Each packet whose values recur together in one packet named, up to
+/// [`TUPLE_CAP`]: a rival def that reads the same fields (or the true def
+/// the set lacks) finds them together as well, so a few say what many do.
+const TUPLE_BITS: f64 = 4.0;
+/// What values found together say at most.
+const TUPLE_CAP: f64 = 8.0;
+/// Each position near the player's, up to [`NEAR_CAP`].
+const NEAR_BITS: f64 = 2.0;
+/// What positions near the player's say at most: a third of the game's
+/// packets hold one.
+const NEAR_CAP: f64 = 12.0;
 
 /// What 64-bit values found under other names say of one field at most.
 const WIDE_CAP: f64 = 16.0;
@@ -317,8 +327,14 @@ impl Index {
         name: &str,
         digest: &Digest,
         fields: &Fields,
+        rates: &BaseRates,
+        names: &FieldNames,
     ) -> Vec<Evidence> {
         let mut out = Vec::new();
+        // A value is worth its rarity, but no more than the odds against
+        // a group of this session holding it (the player's id is in a
+        // third of them).
+        let worth = |v: u64| rarity(v).min(rates.bits(v));
         // Per field: distinct values, their bits, the names they tie to;
         // a 64-bit value found under another name only counts half.
         let mut by_field: HashMap<u32, (usize, f64, Vec<Arc<str>>)> = HashMap::new();
@@ -345,12 +361,12 @@ impl Index {
                 Vec::new()
             };
             let bits = if !others.is_empty() {
-                rarity(v)
+                worth(v)
             } else if !wide_others.is_empty() {
                 // Half, and at most WIDE_CAP a field: it says the def has a
                 // 64-bit field here, not which.
                 let w = by_field_wide.entry(field).or_default();
-                let add = (rarity(v) / 2.0).min(WIDE_CAP - *w);
+                let add = (worth(v) / 2.0).min(WIDE_CAP - *w);
                 *w += add;
                 add
             } else {
@@ -374,7 +390,7 @@ impl Index {
                 field: fields.name(field).to_owned(),
                 values,
                 with: with.iter().map(|n| n.to_string()).collect(),
-                bits: bits.min(FIELD_CAP),
+                bits: bits.min(names.cap(fields.name(field))),
             });
         }
         if let Some(e) = self.tuples(group, digest) {
@@ -431,7 +447,7 @@ impl Index {
             matched,
             of: digest.records.len(),
             with: with.iter().map(|n| n.to_string()).collect(),
-            bits: (8.0 * matched as f64).min(24.0),
+            bits: (TUPLE_BITS * matched as f64).min(TUPLE_CAP),
         })
     }
 
@@ -455,7 +471,7 @@ impl Index {
         (near >= 2).then(|| Evidence::Position {
             field: fields.name(field.unwrap_or(0)).to_owned(),
             near,
-            bits: (3.0 * near as f64).min(24.0),
+            bits: (NEAR_BITS * near as f64).min(NEAR_CAP),
         })
     }
 }
@@ -471,7 +487,7 @@ const FAMILY_BITS: f64 = 6.0;
 /// test that name passes and the other would not.
 const FAMILY_MORE_BITS: f64 = 2.0;
 /// All values tied to the family say this much at most.
-const FAMILY_CAP: f64 = 16.0;
+const FAMILY_CAP: f64 = 8.0;
 
 fn family_bits(values: usize) -> f64 {
     (FAMILY_BITS + FAMILY_MORE_BITS * values.saturating_sub(1) as f64).min(FAMILY_CAP)

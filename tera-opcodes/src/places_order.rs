@@ -2,8 +2,8 @@
 //! ordered scene already named around them: the first packets of a login
 //! ([`LOGIN_ORDER`]), a return to the lobby ([`SCENES`]).
 //!
-//! [`LOGIN_ORDER`]: crate::LOGIN_ORDER
-//! [`SCENES`]: crate::SCENES
+//! [`LOGIN_ORDER`]: crate::GameRules::login_order
+//! [`SCENES`]: crate::GameRules::scenes
 
 use std::collections::HashMap;
 
@@ -42,29 +42,47 @@ impl Scene {
     }
 
     /// The evidence `weigh` gives for `group` as the name `name`, when the
-    /// scene has it: its own place left open, `fits(group, name)` saying
-    /// which defs fit which groups, `sure` which groups are named.
+    /// scene has it: its own place left open, `known` saying which defs
+    /// fit which groups, which groups are named and what a def pins.
     pub(crate) fn weigh(
         &self,
         weigh: Weigh,
         order: &Order,
         group: usize,
         name: usize,
-        fits: &dyn Fn(usize, usize) -> bool,
-        sure: &dyn Fn(usize) -> bool,
+        known: &Known<'_>,
     ) -> Option<f64> {
+        let Known {
+            fits,
+            sure,
+            specific,
+        } = *known;
         let position = self.names.iter().position(|&n| n == Some(name))?;
         let mut anchored = self.anchored.clone();
         anchored[position] = None;
-        let fits_place = |g: usize, k: usize| self.names[k].is_some_and(|n| fits(g, n));
+        // A place whose name the def set lacks takes any packet: the
+        // game sends it there, and no def can say which it is.
+        let fits_place = |g: usize, k: usize| self.names[k].is_none_or(|n| fits(g, n));
+        let specific = |k: usize| self.names[k].map_or(0.0, specific);
         let places = Places {
             anchored: &anchored,
             client: &self.client,
             sure,
             fits: &fits_place,
+            specific: &specific,
         };
         weigh(order, group, position, &places)
     }
+}
+
+/// What a round knows of the names, for a scene: `fits(group, name)`
+/// whether a def fits a group, `sure(group)` whether a group is named,
+/// `specific(name)` what a name's def fitting a group says, in bits.
+#[derive(Clone, Copy)]
+pub(crate) struct Known<'a> {
+    pub fits: &'a dyn Fn(usize, usize) -> bool,
+    pub sure: &'a dyn Fn(usize) -> bool,
+    pub specific: &'a dyn Fn(usize) -> f64,
 }
 
 /// The names of an ordered scene as discovery sees them: for each place,
@@ -79,6 +97,10 @@ pub(crate) struct Places<'a> {
     pub sure: &'a dyn Fn(usize) -> bool,
     /// Whether the def of the name at place k fits a group: `fits(group, k)`.
     pub fits: &'a dyn Fn(usize, usize) -> bool,
+    /// What place k's def fitting a group says, in bits: how few of the
+    /// session's groups of its side it fits (none for a place any packet
+    /// may take).
+    pub specific: &'a dyn Fn(usize) -> f64,
 }
 
 /// The named places nearest `position` before and after it, and the open
@@ -124,13 +146,18 @@ const PLACE_BITS: f64 = 12.0;
 const SCENE_WINDOW: usize = 24;
 
 /// The login-order evidence for `group` being the name at `position` of
-/// [`LOGIN_ORDER`](crate::LOGIN_ORDER), given the names already named
-/// (`places`): in each session, its first packet must come after those of
-/// the names before it and before those after. When the open places of
-/// its side between the nearest named ones line up with the groups first
-/// seen there only with this group in this place, that is worth
-/// [`PLACE_BITS`]; otherwise a placement that holds is worth as much as
-/// the bounds single the group out among the groups of its direction.
+/// [`GameRules::login_order`](crate::GameRules::login_order), given the
+/// names already named (`places`). Where both named places around it were
+/// seen and the groups of its side first seen between them are exactly as
+/// many as the open places of its side there and line up with them in
+/// order, each place's def fitting its group, this group in this place
+/// ([`TIGHT_BITS`] and what the places' defs pin); or, from one named
+/// place, where a run of places lines up so ([`run`]). The bits are the
+/// odds against the groups fitting those places by chance: a def that
+/// fits a third of the session's groups says little, one that fits one
+/// group much. [`LOGIN_CAP`] at most. A session that plays the stretch
+/// otherwise (other packets, another order, a packet lost) says nothing,
+/// for or against.
 pub(crate) fn login_order(
     order: &Order,
     group: usize,
@@ -140,13 +167,12 @@ pub(crate) fn login_order(
     let side = order.client(group);
     let bounds = places.bounds(position);
     let open = &bounds.open[usize::from(!side)];
-    let rank = open.iter().position(|&k| k == position);
-    let mut bits = 0.0;
-    let mut any = false;
+    let rank = open.iter().position(|&k| k == position)?;
+    let (mut any, mut bits) = (false, 0.0f64);
     for s in 0..order.sessions() {
-        let Some(t) = order.first(s, group) else {
+        if order.first(s, group).is_none() {
             continue;
-        };
+        }
         let first = |k: Option<usize>| {
             k.and_then(|k| places.anchored[k])
                 .and_then(|g| order.first(s, g))
@@ -157,41 +183,93 @@ pub(crate) fn login_order(
         }
         any = true;
         let lo = lower.unwrap_or(0);
-        let hi = upper.unwrap_or(order.groups_in(s).len());
-        if lower.is_some_and(|l| t <= l) || upper.is_some_and(|u| t >= u) {
-            bits -= 8.0;
-            continue;
-        }
+        let hi = upper.unwrap_or(usize::MAX);
         // The groups of this side, not yet named, first seen between the
-        // bounds, in order; and how many of this side the session has.
-        let mut seen: Vec<usize> = Vec::new();
-        let mut all = 0usize;
-        for &(g, at) in order.firsts(s) {
-            if order.client(g) == side {
-                all += 1;
-                if at > lo && at < hi && places.open_to(g, group) {
-                    seen.push(g);
-                }
+        // bounds, in order.
+        let seen: Vec<usize> = order
+            .firsts(s)
+            .iter()
+            .filter(|&&(g, at)| {
+                order.client(g) == side && at > lo && at < hi && places.open_to(g, group)
+            })
+            .map(|&(g, _)| g)
+            .collect();
+        let found = if lower.is_some() && upper.is_some() && seen.len() == open.len() {
+            let alignment = Alignment::new(open, &seen, places.fits);
+            let lined_up = alignment.complete() && alignment.only_group(rank) == Some(group);
+            if lined_up {
+                TIGHT_BITS + open.iter().map(|&k| (places.specific)(k)).sum::<f64>()
+            } else {
+                0.0
             }
-        }
-        if let Some(r) = rank
-            && Alignment::new(open, &seen, places.fits).only_group(r) == Some(group)
-        {
-            bits += PLACE_BITS;
-            continue;
-        }
-        // As much as the bounds single the group out: how many groups of
-        // its direction first appear between them, of how many appear in
-        // the session at all.
-        bits += (all as f64 / seen.len().max(1) as f64)
-            .log2()
-            .clamp(0.0, 8.0);
+        } else {
+            let forward = if lower.is_some() {
+                run(open, &seen, rank, group, places)
+            } else {
+                0.0
+            };
+            forward.max(if upper.is_some() {
+                let (rev_open, rev_seen): (Vec<usize>, Vec<usize>) = (
+                    open.iter().rev().copied().collect(),
+                    seen.iter().rev().copied().collect(),
+                );
+                run(&rev_open, &rev_seen, open.len() - 1 - rank, group, places)
+            } else {
+                0.0
+            })
+        };
+        bits = bits.max(found);
     }
-    any.then(|| bits.clamp(-16.0, PLACE_BITS))
+    any.then_some(bits.min(LOGIN_CAP))
+}
+
+/// What a login's order says of one group at most.
+const LOGIN_CAP: f64 = 24.0;
+
+/// A stretch between two named places holding exactly as many new
+/// groups as the rule has places there: a build that sends other packets
+/// there seldom sends just as many.
+const TIGHT_BITS: f64 = 3.0;
+
+/// Places past this one that a run from a named place must also hold.
+const RUN_BEYOND: usize = 3;
+/// Packets no place of a run explains that it may pass over (a packet of
+/// a kind the rule does not list, sent among the login's).
+const RUN_SLACK: usize = 1;
+
+/// What the open places, from the named one on, say for `group` at
+/// `rank`, lined up in order with the groups first seen from it on
+/// (`seen`), each def fitting, passing over [`RUN_SLACK`] groups at most,
+/// as far as they keep lining up and at least [`RUN_BEYOND`] places past
+/// `rank`, `group` at `rank` in every such alignment: as much as the
+/// run's defs are specific together (a place without a def takes any
+/// packet and says nothing). Nothing when the run does not line up.
+fn run(open: &[usize], seen: &[usize], rank: usize, group: usize, places: &Places<'_>) -> f64 {
+    let window = &seen[..(open.len() + RUN_SLACK).min(seen.len())];
+    let whole = Alignment::new(open, window, places.fits);
+    let mut end = rank + 1;
+    if !whole.prefix_complete(end, RUN_SLACK) {
+        return 0.0;
+    }
+    while end < open.len() && whole.prefix_complete(end + 1, RUN_SLACK) {
+        end += 1;
+    }
+    if end < (rank + 1 + RUN_BEYOND).min(open.len()) {
+        return 0.0;
+    }
+    let run = Alignment::new(
+        &open[..end],
+        &seen[..(end + RUN_SLACK).min(seen.len())],
+        places.fits,
+    );
+    if !(run.complete() && run.only_group(rank) == Some(group)) {
+        return 0.0;
+    }
+    open[..end].iter().map(|&k| (places.specific)(k)).sum()
 }
 
 /// The scene evidence for `group` being the name at `position` of a
-/// scene ([`SCENES`](crate::SCENES)), given the names already named
+/// scene ([`GameRules::scenes`](crate::GameRules::scenes)), given the names already named
 /// (`places`): around each packet of the nearest named place after it (or,
 /// without one, before it), within [`SCENE_WINDOW`] packets and not past
 /// the other named place, the scene's open places of both sides must all

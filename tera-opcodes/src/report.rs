@@ -97,7 +97,7 @@ pub enum Evidence {
         /// Bits (negative when the pair does not hold).
         bits: f64,
     },
-    /// A known consequence ([`CONSEQUENCES`](crate::CONSEQUENCES)): how
+    /// A known consequence ([`GameRules::consequences`](crate::GameRules::consequences)): how
     /// often this opcode's packets come within a few packets of its
     /// cause's (or of what follows from it).
     Follows {
@@ -112,7 +112,7 @@ pub enum Evidence {
     },
     /// Empty packets exchanged with another opcode's empty packets, each
     /// request answered at once, again and again: a keepalive
-    /// ([`KEEPALIVES`](crate::KEEPALIVES)).
+    /// ([`GameRules::keepalives`](crate::GameRules::keepalives)).
     Keepalive {
         /// The other side's name of the exchange.
         with: String,
@@ -122,7 +122,7 @@ pub enum Evidence {
         bits: f64,
     },
     /// Every string reads as a system message, and the name's text is
-    /// one ([`SYSTEM_MESSAGE_TEXT`](crate::SYSTEM_MESSAGE_TEXT)).
+    /// one ([`GameRules::system_message_text`](crate::GameRules::system_message_text)).
     SystemMessage {
         /// Strings read.
         texts: usize,
@@ -144,7 +144,7 @@ pub enum Evidence {
         bits: f64,
     },
     /// Where the opcode's packets stand in a scene the game plays in order
-    /// ([`SCENES`](crate::SCENES)), against the names already named there.
+    /// ([`GameRules::scenes`](crate::GameRules::scenes)), against the names already named there.
     Scene {
         /// The scene, by its first name.
         scene: String,

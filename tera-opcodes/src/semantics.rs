@@ -23,6 +23,9 @@ const FIELD_VALUES: usize = 3;
 /// names, in values.
 const PRIOR: f64 = 4.0;
 
+/// What agreeing names say at most.
+const NAMES_CAP: f64 = 2.0;
+
 /// What the sure packets show each field name holds.
 #[derive(Debug, Default)]
 pub(crate) struct Semantics {
@@ -46,7 +49,10 @@ impl Semantics {
 
     /// How well a candidate's integers fit their names, in bits: the
     /// log-odds of each value's class under its name against under any
-    /// name, summed, from -32 to 16.
+    /// name, summed, from -32 to [`NAMES_CAP`]: a rival def that names its
+    /// fields alike gains as much, and on a real session most packets
+    /// hold an id where their defs say `gameId`, so agreeing names say
+    /// little, disagreeing ones much.
     pub(crate) fn evidence(&self, digest: &Digest) -> Option<Evidence> {
         let total: u32 = self.all.iter().sum();
         if total == 0 {
@@ -79,7 +85,7 @@ impl Semantics {
             .sum();
         (weighed > 0).then(|| Evidence::Names {
             values: weighed,
-            bits: bits.clamp(-32.0, 16.0),
+            bits: bits.clamp(-32.0, NAMES_CAP),
         })
     }
 }

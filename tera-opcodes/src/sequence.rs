@@ -260,7 +260,8 @@ pub(crate) fn pair_key(name: &str) -> Option<String> {
 /// the lesser of the odds against `other` landing there by chance (at its
 /// share of all packets) and the rank of `other` among the groups of its
 /// direction near `group` (and of `group` among those near `other`). A
-/// pair that mostly fails counts against.
+/// pair that does not hold says nothing (a request the server leaves
+/// unanswered, a response the session missed), never against.
 pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
     let (matched, of, chance) = near_odds(order, group, other);
     let bits = if 2 * matched >= of {
@@ -272,7 +273,7 @@ pub(crate) fn pair(order: &Order, group: usize, other: usize) -> (usize, usize, 
     };
     match answer(order, group, other) {
         Some((answered, _, tight)) if tight > bits => (answered, of, tight),
-        _ => (matched, of, bits.clamp(-FOLLOWS_CAP, FOLLOWS_CAP)),
+        _ => (matched, of, bits.clamp(0.0, FOLLOWS_CAP)),
     }
 }
 
@@ -304,10 +305,12 @@ fn answer(order: &Order, group: usize, other: usize) -> Option<(usize, usize, f6
 /// groups of one scene does not bound it: the table, not the nearness,
 /// says which of them follows. Gives (matched, of, bits).
 ///
-/// [`CONSEQUENCES`]: crate::CONSEQUENCES
+/// [`CONSEQUENCES`]: crate::GameRules::consequences
 pub(crate) fn follows(order: &Order, group: usize, other: usize) -> (usize, usize, f64) {
     let (matched, of, bits) = near_odds(order, group, other);
-    (matched, of, bits.clamp(-FOLLOWS_CAP, FOLLOWS_CAP))
+    // A consequence the session does not play (it happens only some of
+    // the time, or not in this build) says nothing, never against.
+    (matched, of, bits.clamp(0.0, FOLLOWS_CAP))
 }
 
 /// How many of `group`'s packets have one of `other`'s near them, of how

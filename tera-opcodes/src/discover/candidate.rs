@@ -1,8 +1,11 @@
 //! A candidate entry and a pinned one, as discovery weighs them.
 
+use std::collections::HashMap;
+
 use crate::fit::Fit;
 use crate::links::Digest;
 use crate::report::Evidence;
+use crate::samples::Samples;
 
 /// One candidate: a group, a name, the fit and what its values hold.
 pub(super) struct Candidate {
@@ -15,6 +18,33 @@ pub(super) struct Candidate {
     /// The whole evidence of the last round.
     pub(super) evidence: Vec<Evidence>,
     pub(super) weight: f64,
+    /// Of the weight, what any def of a like layout and like field names
+    /// would gain on this opcode (fit, values, links, names, the prior):
+    /// what a def gains where the true def is one the set lacks.
+    pub(super) generic: f64,
+}
+
+/// Whether a kind of evidence is one any def of a like layout, like field
+/// names or a like kind of name gains: what a def that fits by chance, on
+/// an opcode whose true def the set lacks, collects as well (a despawn's
+/// ids end whichever despawn it is; a name of the same family as a named
+/// packet, or the request of a named response, holds its values whatever
+/// the family's member). Place, consequences, keepalives and system
+/// messages are the name's own.
+pub(super) fn is_generic(e: &Evidence) -> bool {
+    matches!(
+        e,
+        Evidence::Fit { .. }
+            | Evidence::Values { .. }
+            | Evidence::Names { .. }
+            | Evidence::Link { .. }
+            | Evidence::Tuple { .. }
+            | Evidence::Position { .. }
+            | Evidence::PreviousMap { .. }
+            | Evidence::Family { .. }
+            | Evidence::Pair { .. }
+            | Evidence::LifeEnds { .. }
+    )
 }
 
 /// A pinned entry: fixed or known.
@@ -26,4 +56,36 @@ pub(super) struct Pin {
     pub(super) def: Option<usize>,
     pub(super) fit: Option<Fit>,
     pub(super) digest: Digest,
+}
+
+/// What each further distinct length a def fits says beyond the first: its
+/// offsets tested again where the packet's variable parts differ.
+const LENGTH_BITS: f64 = 6.0;
+
+/// Bounds each candidate's fit by how specific the def is in this very
+/// session: a def that fits `k` other groups of the direction, of `n`,
+/// singles a group out by `log2((n + 1) / (k + 1))` bits at one length,
+/// [`LENGTH_BITS`] more for each further length. Real packets share
+/// layouts (a list of 8-byte entries, a leading id, a string at the
+/// header's end), so the bits a layout pins against random bytes say far
+/// more than its fit tells one real packet from another.
+pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples) {
+    let mut fits: HashMap<usize, usize> = HashMap::new();
+    for c in cands.iter() {
+        *fits.entry(c.name).or_default() += 1;
+    }
+    let groups = samples.groups();
+    for c in cands.iter_mut() {
+        let direction = groups[c.group].direction;
+        let n = groups.iter().filter(|g| g.direction == direction).count();
+        let others = fits[&c.name] - 1;
+        let lengths = groups[c.group].lengths();
+        let specific = ((n + 1) as f64 / (others + 1) as f64).log2()
+            + LENGTH_BITS * lengths.saturating_sub(1) as f64;
+        for e in &mut c.fixed {
+            if let Evidence::Fit { bits, .. } = e {
+                *bits = bits.min(specific);
+            }
+        }
+    }
 }

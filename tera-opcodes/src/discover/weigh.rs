@@ -4,20 +4,22 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::candidate::{Candidate, Pin};
+use super::candidate::{Candidate, Pin, is_generic};
+use crate::base_rates::BaseRates;
 use crate::defset::DefSet;
+use crate::field_names::FieldNames;
 use crate::links::{Digest, Fields, Index, one_life};
 use crate::lives::Lives;
-use crate::places_order::{Scene, login_order, scene_order};
+use crate::places_order::{Known, Scene, login_order, scene_order};
 use crate::report::Evidence;
 use crate::samples::Samples;
-use crate::scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, ends_a_life};
+use crate::scenes::{GameRules, ends_a_life};
 use crate::semantics::Semantics;
 use crate::sequence::{Order, exchanges, follows, pair, pair_key};
 
 /// All value links together beyond this say nothing more.
 const LINKS_CAP: f64 = 64.0;
-/// Each exchange of a keepalive ([`KEEPALIVES`]), up to
+/// Each exchange of a keepalive ([`GameRules::keepalives`]), up to
 /// [`KEEPALIVE_CAP`]: two empty packets that answer each other all session
 /// long are few, and a request repeated with nothing else to it is rare.
 const KEEPALIVE_BITS: f64 = 2.0;
@@ -38,12 +40,21 @@ pub(super) struct Reading<'a> {
     pub(super) order: &'a Order,
     pub(super) lives: &'a Lives,
     pub(super) fields: &'a Fields,
-    /// Each name's known causes and consequences ([`CONSEQUENCES`]).
+    /// How many groups hold each value.
+    pub(super) rates: BaseRates,
+    /// How common each field name is among the defs.
+    pub(super) field_names: FieldNames,
+    /// Each name's known causes and consequences ([`GameRules::consequences`]).
     pub(super) consequences: HashMap<usize, Vec<usize>>,
     /// Names by the key a request shares with its response.
     pub(super) by_key: HashMap<String, Vec<usize>>,
     /// Each candidate by its (group, name): the pairs whose def fits.
     pub(super) by_pair: HashMap<(usize, usize), usize>,
+    /// The names whose def fits some group.
+    pub(super) fitting: HashSet<usize>,
+    /// What a name's def fitting a group says: `log2((n + 1) / (k + 1))`
+    /// for a def that fits k of the n groups of its side.
+    pub(super) specific: HashMap<usize, f64>,
 }
 
 impl<'a> Reading<'a> {
@@ -54,9 +65,10 @@ impl<'a> Reading<'a> {
         lives: &'a Lives,
         fields: &'a Fields,
         cands: &[Candidate],
+        rules: &GameRules,
     ) -> Reading<'a> {
         let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (cause, effect) in CONSEQUENCES {
+        for (cause, effect) in rules.consequences.iter().map(|r| &r.rule) {
             if let (Some(a), Some(b)) = (defs.index(cause), defs.index(effect)) {
                 consequences.entry(a).or_default().push(b);
                 consequences.entry(b).or_default().push(a);
@@ -73,14 +85,39 @@ impl<'a> Reading<'a> {
             .enumerate()
             .map(|(i, c)| ((c.group, c.name), i))
             .collect();
+        let fitting: HashSet<usize> = cands.iter().map(|c| c.name).collect();
+        let mut fits_of: HashMap<usize, usize> = HashMap::new();
+        for c in cands {
+            *fits_of.entry(c.name).or_default() += 1;
+        }
+        let side = |client: bool| {
+            samples
+                .groups()
+                .iter()
+                .filter(|g| (g.direction == tera_sessions::Direction::ClientToServer) == client)
+                .count()
+        };
+        let sides = [side(true), side(false)];
+        let specific = fits_of
+            .into_iter()
+            .map(|(n, k)| {
+                let client = defs.names[n].direction == tera_sessions::Direction::ClientToServer;
+                let n_side = sides[usize::from(!client)];
+                (n, ((n_side + 1) as f64 / (k + 1) as f64).log2())
+            })
+            .collect();
         Reading {
             samples,
             order,
             lives,
             fields,
+            rates: BaseRates::scan(samples),
+            field_names: FieldNames::count(defs),
             consequences,
             by_key,
             by_pair,
+            fitting,
+            specific,
         }
     }
 }
@@ -94,8 +131,8 @@ struct Round {
     group_of_name: HashMap<usize, usize>,
     name_of_group: HashMap<usize, usize>,
     /// The login's order and the scenes, with the names already named.
-    login: Scene,
-    scenes: Vec<Scene>,
+    login: Option<Scene>,
+    scenes: Vec<(String, Scene)>,
 }
 
 /// What any exact fit is worth, however little it pins down.
@@ -104,6 +141,7 @@ const BASE: f64 = 1.0;
 /// Weighs candidates against a def set.
 pub(super) struct Weigher<'d> {
     pub(super) defs: &'d DefSet,
+    pub(super) rules: &'d GameRules,
 }
 
 impl Weigher<'_> {
@@ -182,6 +220,11 @@ impl Weigher<'_> {
             .collect();
         for (c, ev) in cands.iter_mut().zip(evidence) {
             c.weight = BASE + ev.iter().map(Evidence::bits).sum::<f64>();
+            c.generic = BASE
+                + ev.iter()
+                    .filter(|e| is_generic(e))
+                    .map(Evidence::bits)
+                    .sum::<f64>();
             c.evidence = ev;
         }
     }
@@ -213,15 +256,28 @@ impl Weigher<'_> {
         let semantics = Semantics::learn(sure.iter().map(|&(_, _, d)| d));
         let group_of_name: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (n, g)).collect();
         let name_of_group: HashMap<usize, usize> = sure.iter().map(|&(g, n, _)| (g, n)).collect();
-        let scene = |names: &[&str]| {
+        // A name whose def fits no opcode of the session (the set lacks
+        // its def, or holds one the patch changed) is a place any packet
+        // may take, as a name without a def.
+        let placed = |name: &String| {
+            self.defs
+                .index(name)
+                .filter(|n| reading.fitting.contains(n) || group_of_name.contains_key(n))
+        };
+        let scene = |names: &[String]| {
             Scene::new(
-                names.iter().map(|name| self.defs.index(name)).collect(),
+                names.iter().map(placed).collect(),
                 names.iter().map(|n| n.starts_with("C_")).collect(),
                 &group_of_name,
             )
         };
-        let login = scene(LOGIN_ORDER);
-        let scenes = SCENES.iter().map(|names| scene(names)).collect();
+        let login = self.rules.login_order.as_ref().map(|r| scene(&r.rule));
+        let scenes = self
+            .rules
+            .scenes
+            .iter()
+            .filter_map(|r| Some((r.rule.first()?.clone(), scene(&r.rule))))
+            .collect();
         Round {
             index,
             semantics,
@@ -243,7 +299,14 @@ impl Weigher<'_> {
         } = *reading;
         let name = &self.defs.names[c.name];
         let mut ev = c.fixed.clone();
-        let mut links = round.index.evidence(c.group, &name.name, &c.digest, fields);
+        let mut links = round.index.evidence(
+            c.group,
+            &name.name,
+            &c.digest,
+            fields,
+            &reading.rates,
+            &reading.field_names,
+        );
         cap_links(&mut links);
         ev.extend(links);
         ev.extend(round.semantics.evidence(&c.digest));
@@ -274,14 +337,21 @@ impl Weigher<'_> {
         ev.extend(self.keepalive(samples, order, c.group, &name.name));
         let sure = |g: usize| round.name_of_group.contains_key(&g);
         let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
+        let specific = |n: usize| reading.specific.get(&n).copied().unwrap_or(0.0);
+        let known = Known {
+            fits: &fits,
+            sure: &sure,
+            specific: &specific,
+        };
         let login = round
             .login
-            .weigh(login_order, order, c.group, c.name, &fits, &sure);
+            .as_ref()
+            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &known));
         ev.extend(login.map(|bits| Evidence::LoginOrder { bits }));
-        for (names, scene) in SCENES.iter().zip(&round.scenes) {
-            let bits = scene.weigh(scene_order, order, c.group, c.name, &fits, &sure);
+        for (first, scene) in &round.scenes {
+            let bits = scene.weigh(scene_order, order, c.group, c.name, &known);
             ev.extend(bits.map(|bits| Evidence::Scene {
-                scene: names[0].to_owned(),
+                scene: first.clone(),
                 bits,
             }));
         }
@@ -298,7 +368,12 @@ impl Weigher<'_> {
         group: usize,
         name: &str,
     ) -> Option<Evidence> {
-        let (request, response) = KEEPALIVES.iter().find(|(q, r)| *q == name || *r == name)?;
+        let (request, response) = self
+            .rules
+            .keepalives
+            .iter()
+            .map(|r| &r.rule)
+            .find(|(q, r)| q == name || r == name)?;
         let groups = samples.groups();
         if !groups[group].bodiless() {
             return None;
@@ -317,7 +392,7 @@ impl Weigher<'_> {
             return None;
         }
         Some(Evidence::Keepalive {
-            with: (if asks { *response } else { *request }).to_owned(),
+            with: (if asks { response } else { request }).clone(),
             exchanges: n,
             bits: (KEEPALIVE_BITS * n as f64).min(KEEPALIVE_CAP),
         })

@@ -51,7 +51,12 @@ pub(crate) fn block(b: &Block, set: Set<'_>, world: &mut World) -> Json {
 /// A value for a field the scene did not set.
 fn field(name: &str, ty: &FieldType, world: &mut World) -> Json {
     match ty {
+        FieldType::Scalar(s) if world.independent => super::perturb::scalar(*s, world),
         FieldType::Scalar(s) => scalar(name, *s, world),
+        FieldType::String if world.independent => {
+            let as_if = ["name", "message", "other"][world.rng.random_range(0..3)];
+            Json::String(world.text_for(as_if))
+        }
         FieldType::String => Json::String(world.text_for(name)),
         FieldType::Bytes => {
             let n = world.rng.random_range(0..48);
@@ -65,6 +70,9 @@ fn field(name: &str, ty: &FieldType, world: &mut World) -> Json {
             Json::Array(
                 (0..n)
                     .map(|_| match elem {
+                        ElemType::Scalar(s) if world.independent => {
+                            super::perturb::scalar(*s, world)
+                        }
                         ElemType::Scalar(s) => scalar(name, *s, world),
                         ElemType::String => Json::String(world.text_for("name")),
                     })

@@ -13,18 +13,23 @@
 mod breakdown;
 mod capture;
 mod fill;
+mod grade;
+mod perturb;
 mod script;
 mod world;
 
 pub use breakdown::{Breakdown, Outcome, Shape};
 pub use capture::write_capture;
+pub use grade::{BANDS, Calibration};
+pub use perturb::{PatchChanges, Perturbation};
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
-use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use tera_defs_front::{Def, find_files, load_def_file};
 use tera_dynamic::{ProtocolMap, Schema};
@@ -50,6 +55,8 @@ struct ProtocolPacket {
 #[derive(Debug, Clone)]
 pub struct Protocol {
     packets: HashMap<String, ProtocolPacket>,
+    /// How its sessions stray from the rules.
+    perturb: Perturbation,
     /// The version `C_CHECK_VERSION` announces.
     pub revision: u32,
 }
@@ -99,7 +106,11 @@ impl Protocol {
                 },
             );
         }
-        Ok(Protocol { packets, revision })
+        Ok(Protocol {
+            packets,
+            revision,
+            perturb: Perturbation::none(),
+        })
     }
 
     /// The same packets under another map (names it lacks are dropped).
@@ -121,7 +132,21 @@ impl Protocol {
         Protocol {
             packets,
             revision: self.revision + 1,
+            perturb: self.perturb.clone(),
         }
+    }
+
+    /// The same protocol, its sessions straying as `perturb` says.
+    pub fn perturbed(&self, perturb: Perturbation) -> Protocol {
+        Protocol {
+            perturb,
+            ..self.clone()
+        }
+    }
+
+    /// The names it holds.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.packets.keys().map(String::as_str)
     }
 
     /// How many packet names it holds.
@@ -161,15 +186,47 @@ impl Play<'_> {
             .map_err(|e| e.to_string())
             .and_then(|r| p.schema.encode(&r, p.opcode).map_err(|e| e.to_string()));
         match bytes {
-            Ok(bytes) => self.events.push(Event::Packet(Packet {
-                session: self.session,
-                time: Timestamp(self.world.time),
-                direction,
-                bytes,
-            })),
+            Ok(mut bytes) => {
+                if self.protocol.perturb.stale.contains(name) {
+                    perturb::stale(&mut bytes, &mut self.world);
+                }
+                self.events.push(Event::Packet(Packet {
+                    session: self.session,
+                    time: Timestamp(self.world.time),
+                    direction,
+                    bytes,
+                }));
+            }
             Err(e) => self.errors.push(format!("{name}: {e}")),
         }
         self.world.wait(1, 25);
+    }
+
+    /// Sends a consequence: every time, or as often as the perturbation's
+    /// rate says.
+    fn send_sometimes(&mut self, name: &str, set: fill::Set<'_>) {
+        let rate = self.protocol.perturb.consequence_rate;
+        if rate >= 1.0 || self.world.rng.random_bool(rate.max(0.0)) {
+            self.send(name, set);
+        }
+    }
+
+    /// Shuffles a burst's packets when the perturbation says so.
+    fn shuffle_burst<T>(&mut self, burst: &mut [T]) {
+        if self.protocol.perturb.shuffle_bursts {
+            burst.shuffle(&mut self.world.rng);
+        }
+    }
+
+    /// After a scene, now and then a packet of a name no scene plays.
+    fn unknown_packet(&mut self, unplayed: &[String]) {
+        let p = self.protocol.perturb.unknown_packets;
+        if p > 0.0
+            && self.world.rng.random_bool(p.min(1.0))
+            && let Some(name) = unplayed.choose(&mut self.world.rng)
+        {
+            self.send(name, &[]);
+        }
     }
 
     fn wait(&mut self, min: i64, max: i64) {
@@ -210,7 +267,7 @@ pub fn play_as(protocol: &Protocol, seed: u64, packets: usize, session: SessionI
     let start = 1_795_896_000_000_000_000 + (seed % 1000) as i64 * 3_600_000_000_000;
     let mut play = Play {
         protocol,
-        world: World::new(seed, start),
+        world: World::new(seed, start, protocol.perturb.independent_values),
         session,
         events: Vec::new(),
         errors: Vec::new(),
@@ -225,8 +282,10 @@ pub fn play_as(protocol: &Protocol, seed: u64, packets: usize, session: SessionI
         client_version: Some(protocol.revision),
     }));
     play.login();
+    let unplayed = unplayed(protocol);
     while play.events.len() < packets {
         play.scene();
+        play.unknown_packet(&unplayed);
     }
     play.logout();
     play.events.push(Event::End(End {
@@ -238,6 +297,22 @@ pub fn play_as(protocol: &Protocol, seed: u64, packets: usize, session: SessionI
         events: play.events,
         errors: play.errors,
     }
+}
+
+/// The names of `protocol` that no scene plays, in a fixed order: the
+/// packets interleaved by [`Perturbation::unknown_packets`].
+fn unplayed(protocol: &Protocol) -> Vec<String> {
+    if protocol.perturb.unknown_packets <= 0.0 {
+        return Vec::new();
+    }
+    let played: BTreeSet<&str> = script::PLAYED.iter().copied().collect();
+    let mut names: Vec<String> = protocol
+        .names()
+        .filter(|n| !played.contains(n) && !n.ends_with("CHECK_VERSION"))
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names
 }
 
 /// A patch day: `map`'s opcodes shuffled among its names at random (the

@@ -34,14 +34,20 @@ impl Play<'_> {
                 ("patchVersion", json!(10002)),
             ],
         );
-        self.send("S_LOADING_SCREEN_CONTROL_INFO", &[]);
-        self.send("S_REMAIN_PLAY_TIME", &[]);
-        self.send("S_LOGIN_ARBITER", &[("success", json!(true))]);
-        self.send(
-            "S_LOGIN_ACCOUNT_INFO",
-            &[("serverName", json!("PlanetDB_27"))],
-        );
-        self.send("S_ACCOUNT_PACKAGE_LIST", &[]);
+        let mut burst: Vec<(&str, Vec<(&str, Json)>)> = vec![
+            ("S_LOADING_SCREEN_CONTROL_INFO", vec![]),
+            ("S_REMAIN_PLAY_TIME", vec![]),
+            ("S_LOGIN_ARBITER", vec![("success", json!(true))]),
+            (
+                "S_LOGIN_ACCOUNT_INFO",
+                vec![("serverName", json!("PlanetDB_27"))],
+            ),
+            ("S_ACCOUNT_PACKAGE_LIST", vec![]),
+        ];
+        self.shuffle_burst(&mut burst);
+        for (name, set) in burst {
+            self.send(name, &set);
+        }
         self.wait(200, 900);
         self.character_list();
         self.wait(1_000, 4_000);
@@ -114,10 +120,10 @@ impl Play<'_> {
                 .collect();
             self.send("S_SKILL_LIST", &[("skills", Json::Array(skills))]);
             // The rest of the burst, in the order the game sends it.
-            // Discovery's `LOGIN_ORDER` states the same order on its own,
-            // not read from here: a table that strayed from the game would
-            // show here as recall lost.
-            for name in [
+            // Discovery's login order (`GameRules`) is a real session's,
+            // not read from here, and this burst does not follow it: the
+            // rule says nothing on these sessions, for or against.
+            let mut burst = [
                 "S_AVAILABLE_SOCIAL_LIST",
                 "S_CREST_INFO",
                 "S_F2P_PremiumUser_Permission",
@@ -133,7 +139,9 @@ impl Play<'_> {
                 "S_PREMIUM_SLOT_DATALIST",
                 "S_FONT_SWAP_INFO",
                 "S_SHOW_USER_EP_INFO",
-            ] {
+            ];
+            self.shuffle_burst(&mut burst);
+            for name in burst {
                 self.send(name, &[]);
             }
             self.stats();
@@ -370,7 +378,7 @@ impl Play<'_> {
         ];
         self.send("S_ACTION_STAGE", stage);
         let cooldown = self.world.rng.random_range(1000..12000);
-        self.send(
+        self.send_sometimes(
             "S_START_COOLTIME_SKILL",
             &[
                 ("skill", json!({"raw": skill.to_string()})),
@@ -493,7 +501,7 @@ impl Play<'_> {
         );
         self.wait(300, 2000);
         self.send("C_TRY_LOOT_DROPITEM", &[("gameId", id(drop))]);
-        self.send("S_DESPAWN_DROPITEM", &[("gameId", id(drop))]);
+        self.send_sometimes("S_DESPAWN_DROPITEM", &[("gameId", id(drop))]);
         self.send(
             "S_SYSTEM_MESSAGE_LOOT_ITEM",
             &[("item", json!(item)), ("amount", json!(1))],
@@ -601,7 +609,7 @@ impl Play<'_> {
                     ("amount", json!(1)),
                 ],
             );
-            self.send(
+            self.send_sometimes(
                 "S_START_COOLTIME_ITEM",
                 &[("item", json!(item)), ("cooldown", json!(30))],
             );
@@ -719,7 +727,7 @@ impl Play<'_> {
         self.world.npcs.clear();
         self.world.users.clear();
         self.enter_zone(true);
-        self.send("S_DUNGEON_CAMERA_SET", &[("enabled", json!(true))]);
+        self.send_sometimes("S_DUNGEON_CAMERA_SET", &[("enabled", json!(true))]);
         let boss = self.spawn_npc();
         self.send(
             "S_BOSS_GAGE_INFO",
@@ -772,3 +780,100 @@ impl Play<'_> {
         self.character_list();
     }
 }
+
+/// Every name a scene sends (the others are the packets no scene plays,
+/// interleaved by `Perturbation::unknown_packets`); a name added to a
+/// scene goes here too.
+pub(crate) const PLAYED: &[&str] = &[
+    "C_CHAT",
+    "C_CHECK_VERSION",
+    "C_DEL_ITEM",
+    "C_DIALOG",
+    "C_GET_USER_LIST",
+    "C_LOAD_TOPO_FIN",
+    "C_LOGIN_ARBITER",
+    "C_MERGE_ITEM",
+    "C_NPC_CONTACT",
+    "C_PLAYER_LOCATION",
+    "C_REQUEST_GAMESTAT_PING",
+    "C_REQUEST_PARTY_INFO",
+    "C_REQUEST_USER_PAPERDOLL_INFO",
+    "C_RETURN_TO_LOBBY",
+    "C_SELECT_USER",
+    "C_SET_VISIBLE_RANGE",
+    "C_SHOW_ITEMLIST",
+    "C_SOCIAL",
+    "C_START_SKILL",
+    "C_TRY_LOOT_DROPITEM",
+    "C_USE_ITEM",
+    "C_VISIT_NEW_SECTION",
+    "C_WHISPER",
+    "S_ABNORMALITY_BEGIN",
+    "S_ABNORMALITY_END",
+    "S_ABNORMALITY_REFRESH",
+    "S_ACTION_END",
+    "S_ACTION_STAGE",
+    "S_AVAILABLE_SOCIAL_LIST",
+    "S_BOSS_GAGE_INFO",
+    "S_CHAT",
+    "S_CHECK_VERSION",
+    "S_CREATURE_CHANGE_HP",
+    "S_CREATURE_LIFE",
+    "S_CREATURE_ROTATE",
+    "S_CREST_INFO",
+    "S_CURRENT_CHANNEL",
+    "S_DESPAWN_DROPITEM",
+    "S_DESPAWN_NPC",
+    "S_DESPAWN_USER",
+    "S_DIALOG",
+    "S_DUNGEON_CAMERA_SET",
+    "S_DUNGEON_CLEAR_COUNT_LIST",
+    "S_DUNGEON_COOL_TIME_LIST",
+    "S_DUNGEON_EVENT_MESSAGE",
+    "S_EACH_SKILL_RESULT",
+    "S_F2P_PremiumUser_Permission",
+    "S_FONT_SWAP_INFO",
+    "S_FRIEND_LIST",
+    "S_GET_USER_LIST",
+    "S_ITEMLIST",
+    "S_LOAD_ACHIEVEMENT_LIST",
+    "S_LOAD_CLIENT_ACCOUNT_SETTING",
+    "S_LOAD_CLIENT_USER_SETTING",
+    "S_LOAD_EP_INFO",
+    "S_LOAD_TELEPORT_TO_POS_LIST",
+    "S_LOAD_TOPO",
+    "S_LOGIN",
+    "S_LOGIN_ACCOUNT_INFO",
+    "S_NPC_LOCATION",
+    "S_PARTY_INFO",
+    "S_PARTY_MEMBER_CHANGE_HP",
+    "S_PARTY_MEMBER_LIST",
+    "S_PLAYER_CHANGE_EXP",
+    "S_PLAYER_CHANGE_MP",
+    "S_PLAYER_STAT_UPDATE",
+    "S_PREMIUM_SLOT_DATALIST",
+    "S_PREPARE_RETURN_TO_LOBBY",
+    "S_RESPONSE_GAMESTAT_PONG",
+    "S_RETURN_TO_LOBBY",
+    "S_SHOW_USER_EP_INFO",
+    "S_SKILL_LIST",
+    "S_SOCIAL",
+    "S_SPAWN_DROPITEM",
+    "S_SPAWN_ME",
+    "S_SPAWN_NPC",
+    "S_SPAWN_USER",
+    "S_START_COOLTIME_ITEM",
+    "S_START_COOLTIME_SKILL",
+    "S_STORE_SELL_LIST",
+    "S_SYSTEM_MESSAGE",
+    "S_SYSTEM_MESSAGE_LOOT_ITEM",
+    "S_UPDATE_FRIEND_INFO",
+    "S_USER_BLOCK_LIST",
+    "S_USER_EXTERNAL_CHANGE",
+    "S_USER_LOCATION",
+    "S_USER_PAPERDOLL_INFO",
+    "S_USER_STATUS",
+    "S_VILLAGE_LIST_TO_TELEPORT",
+    "S_VISIT_NEW_SECTION",
+    "S_WHISPER",
+];

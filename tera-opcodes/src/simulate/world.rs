@@ -54,6 +54,8 @@ pub(crate) struct World {
     /// Nanoseconds since the Unix epoch.
     pub(crate) time: i64,
     next_id: u64,
+    /// Values of fields no scene sets are drawn without their names.
+    pub(crate) independent: bool,
 }
 
 const NAMES: &[&str] = &[
@@ -93,7 +95,7 @@ const WORDS: &[&str] = &[
 
 impl World {
     /// A new world: the player at a starting point, the clock at `start`.
-    pub(crate) fn new(seed: u64, start: i64) -> World {
+    pub(crate) fn new(seed: u64, start: i64, independent: bool) -> World {
         let mut rng = XorShiftRng::seed_from_u64(seed);
         let game_id =
             (u64::from(rng.random::<u16>()) << 32) | u64::from(rng.random::<u32>()) | (1 << 48);
@@ -138,6 +140,7 @@ impl World {
             pools: std::collections::HashMap::new(),
             time: start,
             next_id: game_id + 1000,
+            independent,
         }
     }
 

@@ -1,0 +1,150 @@
+//! Discovery on a real session nobody here made: the live server's side
+//! of a login into the world of client 376012 (TERA Europe Classic+), with
+//! that build's public map and defs. The map is the truth, restricted to
+//! the opcodes whose true def fits. The folder is `TERA_REAL_SESSIONS`, or
+//! `../shared/real-sessions` beside the workspace; without it the test
+//! prints a notice and skips.
+//!
+//! The public map holds a typo'd alias line (`C_CANCEL_SKILL_STRICTLYY`,
+//! the code of `C_CANCEL_SKILL_STRICTLY`) that the map loader refuses the
+//! whole file for: a line whose code an earlier line holds is dropped here.
+
+use std::path::{Path, PathBuf};
+
+use tera_dynamic::Catalog;
+use tera_opcodes::simulate::Score;
+use tera_opcodes::{DefSet, Discovery, FIXED, GameRules, ProtocolMap, Samples};
+use tera_sessions::Events;
+
+fn folder() -> Option<PathBuf> {
+    let dir = std::env::var_os("TERA_REAL_SESSIONS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-sessions")
+        });
+    if dir.join("classic-plus-376012-server.jsonl").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "real_session: {} holds no real session (set TERA_REAL_SESSIONS): skipped",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn truth(path: &Path) -> ProtocolMap {
+    // The published map's alias line is left out by the loader.
+    tera_dynamic::load_protocol_map(path)
+        .unwrap_or_else(|r| panic!("{}", r.render(false)))
+        .map
+}
+
+struct Real {
+    defs: DefSet,
+    truth: ProtocolMap,
+    samples: Samples,
+}
+
+fn real() -> Option<Real> {
+    let dir = folder()?;
+    let mut catalog = Catalog::new();
+    catalog.load_dir(dir.join("defs-376012"));
+    // One def of the folder does not load (a field defined twice): it is
+    // reported and the others are used.
+    assert!(
+        catalog.problems().len() <= 2,
+        "{:?}",
+        catalog.problems().len()
+    );
+    let mut samples = Samples::new();
+    for event in Events::open(dir.join("classic-plus-376012-server.jsonl")).expect("the session") {
+        samples.push(&event.expect("a well-formed event"));
+    }
+    Some(Real {
+        defs: DefSet::from_catalog(&catalog),
+        truth: truth(&dir.join("protocol.376012.map")),
+        samples,
+    })
+}
+
+/// Twenty entries of the truth the session holds, every k-th by opcode.
+fn partial(real: &Real) -> ProtocolMap {
+    let fixed: Vec<u16> = FIXED.iter().map(|(_, c)| *c).collect();
+    let mut held: Vec<(u16, &str)> = real
+        .samples
+        .groups()
+        .iter()
+        .filter(|g| !fixed.contains(&g.opcode))
+        .filter_map(|g| real.truth.name(g.opcode).map(|n| (g.opcode, n)))
+        .collect();
+    held.sort();
+    let step = (held.len() / 20).max(1);
+    let mut map = ProtocolMap::new();
+    for &(code, name) in held.iter().step_by(step).take(20) {
+        map.insert(name, code);
+    }
+    map
+}
+
+#[test]
+fn no_entry_contradicts_the_real_map() {
+    let Some(mut real) = real() else {
+        return;
+    };
+    let partial = partial(&real);
+    assert_eq!(partial.len(), 20);
+    // (known, rules, the least recall: measured 2026-11-29, less a
+    // little). With neither a partial map nor the rules, fit and values
+    // alone name almost nothing of a seven-second session of small
+    // packets: that run asserts only that nothing written is wrong.
+    let runs = [
+        (ProtocolMap::new(), GameRules::standard(), 0.18),
+        (ProtocolMap::new(), GameRules::none(), 0.0),
+        (partial.clone(), GameRules::standard(), 0.60),
+        (partial, GameRules::none(), 0.28),
+    ];
+    for (known, rules, least) in runs {
+        let with_rules = !rules.is_empty();
+        let report = Discovery::new(real.defs.clone())
+            .known(known.clone())
+            .rules(rules)
+            .run(&mut real.samples);
+        let score = Score::of_fitting(&report, &real.samples, &real.truth, &real.defs);
+        eprintln!("known {}, rules {with_rules}: {score:?}", known.len());
+        assert_eq!(real.samples.groups().len(), 97);
+        assert_eq!(score.seen, 65, "opcodes whose true def fits");
+        for e in &report.entries {
+            assert_eq!(
+                real.truth.name(e.opcode),
+                Some(e.name.as_str()),
+                "{} written at {} (margin {:.1})",
+                e.name,
+                e.opcode,
+                e.margin
+            );
+        }
+        assert_eq!(score.wrong, 0);
+        assert_eq!(score.duplicates, 0);
+        assert!(
+            score.recall() >= least,
+            "known {}, rules {with_rules}: recall {:.3} under {least}",
+            known.len(),
+            score.recall()
+        );
+    }
+}
+
+#[test]
+fn rules_name_more_of_the_real_session_than_fit_and_values_alone() {
+    let Some(mut real) = real() else {
+        return;
+    };
+    let on = Discovery::new(real.defs.clone()).run(&mut real.samples);
+    let off = Discovery::new(real.defs.clone())
+        .rules(GameRules::none())
+        .run(&mut real.samples);
+    let on = Score::of_fitting(&on, &real.samples, &real.truth, &real.defs);
+    let off = Score::of_fitting(&off, &real.samples, &real.truth, &real.defs);
+    assert!(on.right > off.right, "{on:?} against {off:?}");
+}
