@@ -17,7 +17,7 @@ use crate::position::Position;
 use crate::read_error::ReadError;
 use crate::session::{Session, SessionState};
 use crate::submodule::Submodules;
-use crate::table::{self, Entry, How, OpcodeTable};
+use crate::table::{Entry, How, OpcodeTable};
 use crate::talents::Talents;
 
 /// How a connection's game state reads packets.
@@ -72,9 +72,9 @@ pub struct GameState {
     pub(crate) patch: Option<u32>,
     pub(crate) data: Arc<GameData>,
     pub(crate) enabled: Submodules,
-    defs: Option<Arc<tera_dynamic::Catalog>>,
+    pub(crate) defs: Option<Arc<tera_dynamic::Catalog>>,
     map: Option<Arc<ProtocolMap>>,
-    table: OpcodeTable,
+    table: OpcodeTable<GameState>,
     pub(crate) session: Session,
     pub(crate) me: Me,
     pub(crate) party: Party,
@@ -147,7 +147,7 @@ impl GameState {
 
     fn rebuild_table(&mut self) {
         if let Some(map) = &self.map {
-            self.table = OpcodeTable::new(map, self.patch, self.enabled, self.defs.as_deref());
+            self.table = self.opcode_table(map);
         }
     }
 
@@ -175,16 +175,13 @@ impl GameState {
     /// one game state reads at its patch (from the defs loaded at run time
     /// when they hold it).
     pub fn feed_named(&mut self, name: &str, packet: &[u8]) -> &[GameEvent] {
-        let entry = table::route(name)
-            .filter(|route| route.needs.intersects(self.enabled))
-            .and_then(|route| table::entry(route, self.patch, self.defs.as_deref()));
-        match entry {
+        match self.entry_named(name) {
             Some(entry) => self.feed_entry(&entry, packet),
             None => &[],
         }
     }
 
-    fn feed_entry(&mut self, entry: &Entry, packet: &[u8]) -> &[GameEvent] {
+    fn feed_entry(&mut self, entry: &Entry<GameState>, packet: &[u8]) -> &[GameEvent] {
         self.events.clear();
         let read = match &entry.how {
             How::Compiled(read) => read(self, packet),
@@ -221,7 +218,7 @@ impl GameState {
     /// hold none.
     #[must_use]
     pub fn unsupported(&self) -> Vec<&'static str> {
-        table::unsupported(self.patch, self.defs.as_deref())
+        self.unsupported_names()
     }
 
     /// Each packet of the bound map that game state reads: its name, the

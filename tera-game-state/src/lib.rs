@@ -48,6 +48,7 @@ mod position;
 mod proxy;
 mod read_error;
 mod routes;
+mod routing;
 mod session;
 mod submodule;
 mod table;

@@ -25,11 +25,12 @@ use tera_data::packets::{
 use crate::dispatch::{NpcSpawn, UserSpawn};
 use crate::event::{ContractEnd, PerkChange};
 use crate::fields::Fields;
+use crate::game::GameState;
 use crate::items;
 use crate::me::Login;
 use crate::member::PartyMember;
 use crate::submodule::Submodules;
-use crate::table::{Route, Version};
+use crate::table::{Route, Version, versions_match_routes};
 
 const SESSION: Submodules = Submodules::SESSION;
 const ME: Submodules = Submodules::ME;
@@ -152,8 +153,11 @@ macro_rules! members {
     };
 }
 
+// A version filed under another packet's route does not compile.
+const _: () = assert!(versions_match_routes(ROUTES));
+
 /// Every packet game state reads.
-pub(crate) const ROUTES: &[Route] = &[
+pub(crate) const ROUTES: &[Route<GameState>] = &[
     Route {
         name: "C_LOGIN_ARBITER",
         needs: SESSION,
@@ -717,4 +721,37 @@ fn perks(f: Fields<'_, '_>) -> Result<Vec<(u32, u32)>, crate::ReadError> {
         .iter()
         .map(|k| Ok((k.u32("id")?, k.u32("level")?)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::route;
+
+    #[test]
+    fn each_version_is_of_its_route_and_each_route_is_listed_once() {
+        for (k, route) in ROUTES.iter().enumerate() {
+            assert!(
+                ROUTES.iter().skip(k + 1).all(|r| r.name != route.name),
+                "{} twice",
+                route.name
+            );
+            assert!(!route.versions.is_empty(), "{}", route.name);
+            // Read by name only: no def to load; else a reader of loaded defs.
+            let by_name = route.versions.iter().all(|v| v.version == 0);
+            assert_eq!(by_name, route.loaded.is_none(), "{}", route.name);
+            let mut since: Vec<u32> = route.versions.iter().map(|v| v.since).collect();
+            since.dedup();
+            assert_eq!(since.len(), route.versions.len(), "{}", route.name);
+        }
+    }
+
+    #[test]
+    fn the_patch_picks_the_newest_version_not_after_it() {
+        let login = route(ROUTES, "S_LOGIN").expect("a route");
+        assert_eq!(login.version_at(Some(100)).map(|v| v.version), Some(14));
+        assert_eq!(login.version_at(Some(114)).map(|v| v.version), Some(15));
+        assert_eq!(login.version_at(None).map(|v| v.version), Some(15));
+        assert!(login.version_at(Some(85)).is_none());
+    }
 }
