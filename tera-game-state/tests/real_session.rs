@@ -51,6 +51,11 @@ fn the_build_s_defs_loaded_at_run_time_read_every_packet() {
     let Some(dir) = folder() else { return };
     let loaded = feed::run(&dir, Some(feed::defs(&dir).expect("the defs load"))).expect("a run");
     check(&loaded);
+    assert!(
+        loaded.before_exit.contains("Some(\"Catanna\")"),
+        "{}",
+        loaded.before_exit
+    );
     // Every packet with a def is read from the loaded defs (the others,
     // version 0, by name only), in the versions the build speaks.
     let versions = loaded.game.versions_read();
