@@ -1,12 +1,12 @@
-//! The map parsers on arbitrary text and file names: tera-defs-front's
-//! `parse_map` (build time, with diagnostics; the well-formed lines kept)
-//! and the runtime's `ProtocolMap::parse`. Errors are fine; panics are not.
-//! When both accept a protocol map they must agree on every entry.
+//! The map parser on arbitrary text and file names: tera-defs-front's
+//! `parse_map` (with diagnostics; the well-formed lines kept) and
+//! `tera_dynamic::parse_protocol_map`, which turns it into the runtime's
+//! `ProtocolMap`. Errors are fine; panics are not. When both take a
+//! protocol map they agree on every entry, both ways.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tera_defs_front::MapKind;
-use tera_packets::ProtocolMap;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -19,15 +19,15 @@ fuzz_target!(|data: &[u8]| {
     if let Some(map) = &checked.map {
         assert!(map.entries.len() <= source.split('\n').count(), "more entries than lines");
     }
-    let build_time = checked.into_result();
-    let runtime = ProtocolMap::parse(source);
-    if let (Ok(file), Ok(map)) = (&build_time, &runtime)
-        && file.kind == MapKind::Protocol
-    {
+    let front = checked.map.filter(|m| m.kind == MapKind::Protocol);
+    let runtime = tera_dynamic::parse_protocol_map(file_name, source);
+    if let (Some(file), Ok(loaded)) = (&front, &runtime) {
+        assert_eq!(loaded.map.len(), file.entries.len(), "entries lost or made up");
         for entry in &file.entries {
             let code = u16::try_from(entry.code).ok();
             assert!(code.is_some(), "protocol code {} > 65535", entry.code);
-            assert_eq!(map.code(&entry.name), code, "{}", entry.name);
+            assert_eq!(loaded.map.code(&entry.name), code, "{}", entry.name);
+            assert_eq!(code.and_then(|c| loaded.map.name(c)), Some(&*entry.name));
         }
     }
 });

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use tera_dynamic::Catalog;
-use tera_opcodes::{Check, DefSet, Discovery, OpcodeMap, Samples};
+use tera_opcodes::{Check, DefSet, Discovery, ProtocolMap, Samples};
 use tera_sessions::{Direction, SessionId, Timestamp};
 
 const DEFS: &[(&str, &str)] = &[
@@ -101,7 +101,7 @@ fn samples_of(data: &[u8]) -> Samples {
 
 fuzz_target!(|data: &[u8]| {
     let mut samples = samples_of(data);
-    let mut previous = OpcodeMap::new();
+    let mut previous = ProtocolMap::new();
     previous.insert("S_CHAT", 1003);
     previous.insert("C_GET_USER_LIST", 1004);
     for prior in [false, true] {

@@ -1,7 +1,7 @@
 //! Reading what the commands work on: text or bytes from an argument, stdin
 //! or a file, and protocol maps.
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use tera_data::ProtocolMap;
@@ -33,8 +33,15 @@ pub fn file_text(path: &Path) -> Result<String, Fail> {
         .map_err(|_| Fail::Usage(format!("{} is not UTF-8 text", path.display())))
 }
 
-/// Reads and parses a `protocol.REV.map` file.
+/// Reads and checks a protocol map file (`protocol.REV.map`, or any name:
+/// a map without a revision). Lines that make no entry (malformed, or an
+/// alias of another name's code) are reported on stderr and left out; an
+/// unreadable file or a sysmsg map is a usage error.
 pub fn map(path: &Path) -> Result<ProtocolMap, Fail> {
-    let text = file_text(path)?;
-    ProtocolMap::parse(&text).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))
+    let loaded = tera_dynamic::load_protocol_map(path)
+        .map_err(|report| Fail::Usage(report.render(false)))?;
+    if !loaded.is_whole() {
+        eprint!("{}", loaded.report.render(std::io::stderr().is_terminal()));
+    }
+    Ok(loaded.map)
 }

@@ -73,14 +73,24 @@ fn bad_file() {
 fn maps_are_counted() {
     let dir = scratch("maps");
     fs::write(dir.join("S_A.1.def"), "uint32 id\n").expect("write");
-    fs::write(dir.join("protocol.1.map"), "S_A = 1\nS_B = 1\n").expect("write");
+    fs::write(dir.join("protocol.1.map"), "S_A = 1\nS_A = 2\n").expect("write");
     let out = run(&[&dir]);
     assert_eq!(
         text(&out.stdout),
         "checked 1 defs, 1 maps: 1 errors, 0 warnings\n"
     );
-    assert!(text(&out.stderr).contains("error[E052]"));
+    assert!(text(&out.stderr).contains("error[E051]"));
     assert_eq!(out.status.code(), Some(1));
+    // A second name on a code (a typo'd alias, as real maps have) is a
+    // warning: the first name keeps the code.
+    fs::write(dir.join("protocol.1.map"), "S_A = 1\nS_AA = 1\n").expect("write");
+    let out = run(&[&dir]);
+    assert_eq!(
+        text(&out.stdout),
+        "checked 1 defs, 1 maps: 0 errors, 1 warnings\n"
+    );
+    assert!(text(&out.stderr).contains("warning[W007]: duplicate code 1"));
+    assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]

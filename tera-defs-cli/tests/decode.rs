@@ -188,21 +188,29 @@ fn opcode_through_a_map_file() {
         "{}",
         out.stderr
     );
-    std::fs::write(&other, "S_CHAT = 1\nS_PING = 1\n").unwrap();
+    // A typo'd second name on S_CHAT's code (as the public map of build
+    // 376012 has one): a warning, and the map without that line.
+    std::fs::write(&other, "S_CHAT = 19503\nS_CHATT = 19503\nS_PING = 1 2\n").unwrap();
     let out = run(
         &[
             "decode",
             "--opcode",
             "--map",
             other.to_str().unwrap(),
+            "--version",
+            "2",
             &packet,
         ],
         None,
     );
-    assert_eq!(out.code, 2);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, format!("{CHAT2_JSON}\n"));
     assert!(
         out.stderr
-            .contains("protocol.2.map: line 2: opcode 1 is also `S_CHAT`"),
+            .contains("warning[W007]: duplicate code 19503 (`S_CHAT` and `S_CHATT`)")
+            && out.stderr.contains("protocol.2.map:2:11")
+            && out.stderr.contains("error[E050]")
+            && out.stderr.ends_with("opcode 19503: S_CHAT.2\n"),
         "{}",
         out.stderr
     );

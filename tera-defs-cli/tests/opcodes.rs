@@ -7,14 +7,14 @@ mod common;
 use std::path::PathBuf;
 
 use common::run;
-use tera_opcodes::OpcodeMap;
+use tera_opcodes::ProtocolMap;
 use tera_opcodes::simulate::{Protocol, patch_day, play, write_capture};
 
 struct Day {
     dir: tempfile::TempDir,
     corpus: PathBuf,
     previous: PathBuf,
-    truth: OpcodeMap,
+    truth: ProtocolMap,
 }
 
 /// A patch day's session written as `day.pcap` in a temporary folder.
@@ -24,7 +24,9 @@ fn patch_day_capture(seed: u64) -> Option<Day> {
         return None;
     };
     let previous = corpus.join("maps/protocol.365100.map");
-    let map = OpcodeMap::load(&previous).expect("the corpus map");
+    let map = tera_dynamic::load_protocol_map(&previous)
+        .expect("the corpus map")
+        .map;
     let truth = patch_day(&map, seed);
     let protocol = Protocol::load(&corpus, &map, 365_100).expect("the corpus defs");
     let session = play(&protocol.with_map(&truth), seed, 2000);
@@ -73,10 +75,12 @@ fn discover_writes_a_map_of_right_names_and_prints_the_report() {
     );
     assert!(r.stdout.contains("candidates below the threshold"));
     assert!(r.stderr.contains("packets in 1 sessions"), "{}", r.stderr);
-    let map = OpcodeMap::load(&out).expect("the map written parses");
+    let map = tera_dynamic::load_protocol_map(&out)
+        .expect("the map written parses")
+        .map;
     let right = map
         .iter()
-        .filter(|(n, c)| day.truth.opcode(n) == Some(*c))
+        .filter(|(n, c)| day.truth.code(n) == Some(*c))
         .count();
     assert!(
         map.len() >= 50 && right + 2 >= map.len(),
@@ -149,7 +153,7 @@ fn check_passes_the_right_map_and_names_three_swaps() {
         ("C_PLAYER_LOCATION", "C_START_SKILL"),
     ];
     for (a, b) in pairs {
-        let (ca, cb) = (day.truth.opcode(a).unwrap(), day.truth.opcode(b).unwrap());
+        let (ca, cb) = (day.truth.code(a).unwrap(), day.truth.code(b).unwrap());
         swapped.insert(a, cb);
         swapped.insert(b, ca);
     }

@@ -47,8 +47,6 @@ pub const REF_IN_OBJECT: &str = "E045";
 pub const MAP_SYNTAX: &str = "E050";
 /// A name that appears twice in a map.
 pub const MAP_DUPLICATE_NAME: &str = "E051";
-/// A code that appears twice in a map.
-pub const MAP_DUPLICATE_CODE: &str = "E052";
 /// A code that does not fit the map's code type (u16 for protocol maps, u32
 /// for sysmsg maps).
 pub const MAP_CODE_RANGE: &str = "E053";
@@ -71,6 +69,10 @@ pub const LEGACY_META: &str = "W005";
 /// A def whose packet name a protocol map checked with it lacks
 /// ([`crate::MapFile::missing_def`]): no opcode in that client build.
 pub const MISSING_FROM_MAP: &str = "W006";
+/// A code that appears twice in a map: the later name is an alias (real maps
+/// have typo'd ones, build 376012's `C_CANCEL_SKILL_STRICTLYY`), left out;
+/// the first name keeps the code. It was error `E052`.
+pub const MAP_DUPLICATE_CODE: &str = "W007";
 
 /// Every code above, errors first.
 pub const ALL: &[&str] = &[
@@ -95,7 +97,6 @@ pub const ALL: &[&str] = &[
     REF_IN_OBJECT,
     MAP_SYNTAX,
     MAP_DUPLICATE_NAME,
-    MAP_DUPLICATE_CODE,
     MAP_CODE_RANGE,
     EMPTY_CONTAINER,
     FIXED_AFTER_VARIABLE,
@@ -103,4 +104,5 @@ pub const ALL: &[&str] = &[
     DUPLICATE_FIXED_FIELD,
     LEGACY_META,
     MISSING_FROM_MAP,
+    MAP_DUPLICATE_CODE,
 ];

@@ -80,7 +80,7 @@ pub use file_names::{
     parse_map_file_name,
 };
 pub use files::{FoundFiles, check_paths, find_files, load_def_file, load_map_file};
-pub use map::{CheckedMap, MapEntry, MapFile, parse_map};
+pub use map::{CheckedMap, MapEntry, MapFile, parse_map, parse_map_as};
 pub use model::{Block, Def, ElemType, Field, FieldType, Item, RefLine, Scalar, Span};
 pub use report::{Checked, Report};
 pub use tree::MAX_DEPTH;

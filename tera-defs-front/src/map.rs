@@ -7,7 +7,9 @@
 //!
 //! As tera-data-parser does, a malformed line is reported and skipped: the
 //! well-formed lines still make a map ([`CheckedMap`]), so that a reader
-//! keeps its opcodes and a checker can still compare it with the defs.
+//! keeps its opcodes and a checker can still compare it with the defs. A
+//! second name on a code (an alias, often a typo) is a warning: the line is
+//! skipped and the first name keeps the code.
 
 use std::collections::HashMap;
 
@@ -38,8 +40,9 @@ pub struct CheckedMap {
     /// The entries of the well-formed lines; `None` only when the file name
     /// is not a map's (`protocol.REV.map`, `sysmsg.REV.map`).
     pub map: Option<MapFile>,
-    /// Every problem of the file: each malformed line, out-of-range code,
-    /// repeated name or code (the line is skipped, the first use kept).
+    /// Every problem of the file: each malformed line, out-of-range code
+    /// or repeated name (errors), each repeated code (a warning); the line
+    /// is skipped, the first use kept.
     pub report: Report,
 }
 
@@ -176,24 +179,48 @@ fn parse_line(text: &str) -> Result<Option<ParsedLine<'_>>, (usize, String)> {
 
 /// Parses and checks a map file: every problem of the file is in
 /// [`CheckedMap::report`], and the well-formed lines make
-/// [`CheckedMap::map`] (see the module doc).
+/// [`CheckedMap::map`] (see the module doc). The kind and revision come
+/// from the file name, `protocol.REV.map` or `sysmsg.REV.map`.
 pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
-    let mut report = Report::new(file_name, source);
-    let index = LineIndex::new(source);
-    let header = match parse_map_file_name(file_name) {
-        Ok(h) => Some(h),
+    let (kind, revision) = match parse_map_file_name(file_name) {
+        Ok(header) => header,
         Err(message) => {
+            let mut report = Report::new(file_name, source);
             report.push(
                 Diagnostic::error()
                     .with_code(codes::FILE_NAME)
                     .with_message(format!("bad map file name `{file_name}`: {message}")),
             );
-            None
+            check_lines(None, &mut report, source);
+            return CheckedMap { map: None, report };
         }
     };
+    parse_map_as(kind, revision, file_name, source)
+}
+
+/// [`parse_map`] for a map whose kind and revision the caller knows,
+/// whatever its file's name (`file_name` only names it in the report).
+pub fn parse_map_as(kind: MapKind, revision: u32, file_name: &str, source: &str) -> CheckedMap {
+    let mut report = Report::new(file_name, source);
+    let entries = check_lines(Some(kind), &mut report, source);
+    CheckedMap {
+        map: Some(MapFile {
+            kind,
+            revision,
+            entries,
+        }),
+        report,
+    }
+}
+
+/// Checks every line of a map of `kind` (unknown: codes up to `u32::MAX`)
+/// into `report` (sorted after), and returns the entries of the
+/// well-formed lines.
+fn check_lines(kind: Option<MapKind>, report: &mut Report, source: &str) -> Vec<MapEntry> {
+    let index = LineIndex::new(source);
     let mut entries = Entries {
-        max: header.map_or(u32::MAX, |(kind, _)| kind.max_code()),
-        kind: header.map_or("this map", |(k, _)| k.prefix()),
+        max: kind.map_or(u32::MAX, MapKind::max_code),
+        kind: kind.map_or("this map", MapKind::prefix),
         ..Entries::default()
     };
     let mut line_start = 0;
@@ -225,12 +252,7 @@ pub fn parse_map(file_name: &str, source: &str) -> CheckedMap {
         }
     }
     report.sort();
-    let map = header.map(|(kind, revision)| MapFile {
-        kind,
-        revision,
-        entries: entries.entries,
-    });
-    CheckedMap { map, report }
+    entries.entries
 }
 
 /// The entries of a map so far, with what a new line is checked against.
@@ -284,7 +306,7 @@ impl Entries {
             .with_labels(vec![secondary(first.span, "first used here")]));
         }
         if let Some(first) = self.codes.get(&code).and_then(|&i| self.entries.get(i)) {
-            return Err(report::error(
+            return Err(report::warning(
                 codes::MAP_DUPLICATE_CODE,
                 format!("duplicate code {code} (`{}` and `{name}`)", first.name),
                 code_span,
@@ -330,7 +352,8 @@ mod tests {
         let src = "A = 1\nA = 2\nB = 1\nC = 70000\nD = x\nE\n= 5\nF 6\n";
         let checked = parse_map("protocol.1.map", src);
         let report = &checked.report;
-        assert_eq!(report.error_count(), 6, "{}", report.render(false));
+        assert_eq!(report.error_count(), 5, "{}", report.render(false));
+        assert_eq!(report.warning_count(), 1, "the alias on line 3");
         let lines: Vec<usize> = report
             .diagnostics
             .iter()
@@ -349,5 +372,24 @@ mod tests {
         assert!(!parse_map("sysmsg.1.map", "C = 4294967296\n").is_ok());
         let unnamed = parse_map("opcodes.map", "A = 1\n");
         assert!(!unnamed.is_ok() && unnamed.map.is_none());
+    }
+
+    #[test]
+    fn an_alias_is_a_warning_and_the_first_name_keeps_the_code() {
+        let src = "C_CANCEL_SKILL_STRICTLY 5216
+C_CANCEL_SKILL_STRICTLYY 5216
+S_X 7
+";
+        let checked = parse_map("protocol.376012.map", src);
+        assert!(checked.is_ok(), "{}", checked.report.render(false));
+        let rendered = checked.report.render(false);
+        assert!(
+            rendered.contains("warning[W007]: duplicate code 5216"),
+            "{rendered}"
+        );
+        let map = checked.into_result().expect("a map without errors");
+        assert_eq!(map.name(5216), Some("C_CANCEL_SKILL_STRICTLY"));
+        assert_eq!(map.code("C_CANCEL_SKILL_STRICTLYY"), None);
+        assert_eq!(map.code("S_X"), Some(7));
     }
 }

@@ -181,8 +181,8 @@ impl Builder {
             .map(|loaded| (loaded.defs, loaded.maps))
     }
 
-    /// The warnings of the defs (every def, also those not selected), one
-    /// line each, `PATH:LINE:COLUMN: warning[CODE]: message; note`, the
+    /// The warnings of the defs (every def, also those not selected) and maps,
+    /// one line each, `PATH:LINE:COLUMN: warning[CODE]: message; note`, the
     /// reviewed ones ([`Builder::expect_warning`]) too.
     pub fn warnings(&self) -> Result<Vec<String>, BuildError> {
         self.load_with_warnings().map(|loaded| loaded.warnings)
@@ -230,10 +230,15 @@ impl Builder {
         }
         let mut maps = Vec::new();
         for path in find_files(&self.maps).maps {
-            // A build takes a map only whole: a malformed line is an error.
-            match load_map_file(&path).into_result() {
-                Ok(map) => maps.push(map),
-                Err(report) => failed.push(report),
+            // A build takes a map only whole: a malformed line is an error;
+            // an alias (a second name on a code) is a warning.
+            let checked = load_map_file(&path);
+            match checked.map {
+                Some(map) if checked.report.is_ok() => {
+                    warnings.extend(checked.report.render_lines(&path.display().to_string()));
+                    maps.push(map);
+                }
+                _ => failed.push(checked.report),
             }
         }
         if !failed.is_empty() {

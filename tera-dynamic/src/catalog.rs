@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tera_defs_front::{
-    Checked, Diagnostic, MapFile, MapKind, Report, find_files, load_def_file, load_map_file,
-    parse_def, parse_map,
+    Checked, Diagnostic, Report, find_files, load_def_file, load_map_file, parse_def,
 };
+use tera_packets::ProtocolMap;
 
+use crate::protocol_map::{LoadedMap, load_protocol_map, parse_protocol_map, protocol_map_of};
 use crate::schema::Schema;
 
 /// Defs and a protocol map read at run time.
@@ -24,10 +25,9 @@ pub struct Catalog {
     by_name: HashMap<Arc<str>, Vec<Arc<Schema>>>,
     /// Defs with a platform infix (`NAME.VERSION.PLATFORM.def`).
     platform: Vec<Arc<Schema>>,
-    protocol: Option<MapFile>,
+    protocol: Option<ProtocolMap>,
     /// Whether `protocol` was named by the user (it is then kept).
     map_chosen: bool,
-    opcodes: HashMap<u16, Arc<str>>,
     problems: Vec<Report>,
     warnings: Vec<Report>,
 }
@@ -78,13 +78,14 @@ impl Catalog {
         }
         if let Some(maps) = first_dir(root, &["maps", "map", "map_base"]) {
             for file in find_files(&[maps]).maps {
-                // As tera-data-parser does: a malformed line is a problem,
-                // the map's other lines still give opcodes.
+                // As tera-data-parser does: a line left out (malformed, or
+                // an alias) is a problem, the map's other lines still give
+                // opcodes.
                 let checked = load_map_file(&file);
-                if !checked.is_ok() {
+                if !checked.report.diagnostics.is_empty() {
                     self.problems.push(checked.report);
                 }
-                if let Some(map) = checked.map {
+                if let Some(map) = checked.map.as_ref().and_then(protocol_map_of) {
                     self.offer_map(map, false);
                 }
             }
@@ -93,27 +94,25 @@ impl Catalog {
     }
 
     /// Uses the protocol map at `path` for opcodes, in place of any map
-    /// found by [`Catalog::load_dir`]. A map with errors, or a sysmsg map,
-    /// is returned as a report and changes nothing.
+    /// found by [`Catalog::load_dir`] (see [`load_protocol_map`]: its lines
+    /// that make no entry are left out and the file's report is one of
+    /// [`Catalog::problems`]). An unreadable file or a sysmsg map is
+    /// returned as a report and changes nothing.
     pub fn load_map(&mut self, path: impl AsRef<Path>) -> Result<(), Report> {
-        self.choose_map(load_map_file(path.as_ref()).into_result()?)
-    }
-
-    /// [`Catalog::load_map`] from a map's source; `file_name` is
-    /// `protocol.REV.map`.
-    pub fn add_map(&mut self, file_name: &str, source: &str) -> Result<(), Report> {
-        self.choose_map(parse_map(file_name, source).into_result()?)
+        let loaded = load_protocol_map(path)?;
+        self.take_map(loaded);
+        Ok(())
     }
 
     /// Uses the protocol map at `path`, whatever the file is called
     /// (`opcodes.txt`, `protocol.map`, a download's name), as the map of
     /// protocol revision `revision`: [`Catalog::load_map`] takes the
-    /// revision from a `protocol.REV.map` name, which many published maps
-    /// do not have. A map with errors is returned as a report (naming
-    /// `path`) and changes nothing.
+    /// revision only from a `protocol.REV.map` name, which many published
+    /// maps do not have. Lines that make no entry are left out, as by
+    /// [`Catalog::load_map`], and reported (naming `path`).
     ///
     /// # Errors
-    /// The file cannot be read, or its lines have errors.
+    /// The file cannot be read.
     pub fn load_map_as(&mut self, path: impl AsRef<Path>, revision: u32) -> Result<(), Report> {
         let path = path.as_ref();
         let source = match std::fs::read(path) {
@@ -135,52 +134,53 @@ impl Catalog {
     /// let mut catalog = Catalog::new();
     /// catalog.add_map_as("opcodes.txt", "S_CHAT 20522\nC_CHAT 4321\n", 376_012)
     ///     .map_err(|r| r.render(false))?;
-    /// assert_eq!(catalog.protocol_map().map(|m| m.revision), Some(376_012));
+    /// assert_eq!(catalog.protocol_map().and_then(|m| m.revision()), Some(376_012));
     /// assert_eq!(catalog.name_of(20522), Some("S_CHAT"));
     /// # Ok::<(), String>(())
     /// ```
     ///
     /// # Errors
-    /// The map's lines have errors.
+    /// Never for a protocol map's source (its bad lines are left out and
+    /// reported in [`Catalog::problems`]); the report type is
+    /// [`Catalog::load_map_as`]'s.
     pub fn add_map_as(&mut self, label: &str, source: &str, revision: u32) -> Result<(), Report> {
         // The front end reads the kind and revision off the file name; the
         // report names the file the user gave.
-        let mut checked = parse_map(&format!("protocol.{revision}.map"), source);
-        label.clone_into(&mut checked.report.file_name);
-        self.choose_map(checked.into_result()?)
+        let mut loaded = parse_protocol_map(&format!("protocol.{revision}.map"), source).map_err(
+            |mut report| {
+                label.clone_into(&mut report.file_name);
+                report
+            },
+        )?;
+        label.clone_into(&mut loaded.report.file_name);
+        self.take_map(loaded);
+        Ok(())
     }
 
-    fn choose_map(&mut self, map: MapFile) -> Result<(), Report> {
-        if map.kind != MapKind::Protocol {
-            let name = format!("{}.{}.map", map.kind, map.revision);
-            let mut report = Report::new(name.clone(), String::new());
-            report.push(Diagnostic::error().with_message(format!(
-                "`{name}` is a {} map: opcodes come from a protocol map",
-                map.kind
-            )));
-            return Err(report);
-        }
-        self.offer_map(map, true);
+    /// [`Catalog::load_map`] from a map's source; `file_name` names it (see
+    /// [`parse_protocol_map`]).
+    pub fn add_map(&mut self, file_name: &str, source: &str) -> Result<(), Report> {
+        let loaded = parse_protocol_map(file_name, source)?;
+        self.take_map(loaded);
         Ok(())
+    }
+
+    fn take_map(&mut self, loaded: LoadedMap) {
+        if !loaded.is_whole() {
+            self.problems.push(loaded.report);
+        }
+        self.offer_map(loaded.map, true);
     }
 
     /// Takes `map` as the protocol map when the user chose it, or when it
     /// is the highest revision found and the user chose none.
-    fn offer_map(&mut self, map: MapFile, chosen: bool) {
-        if map.kind != MapKind::Protocol {
-            return;
-        }
+    fn offer_map(&mut self, map: ProtocolMap, chosen: bool) {
         let better = match &self.protocol {
             None => true,
             Some(_) if chosen => true,
-            Some(current) => !self.map_chosen && map.revision > current.revision,
+            Some(current) => !self.map_chosen && map.revision() > current.revision(),
         };
         if better {
-            self.opcodes = map
-                .entries
-                .iter()
-                .filter_map(|e| Some((u16::try_from(e.code).ok()?, e.name.as_str().into())))
-                .collect();
             self.protocol = Some(map);
             self.map_chosen |= chosen;
         }
@@ -283,7 +283,7 @@ impl Catalog {
     /// the latest when `None` (which may not be the version a session
     /// plays: see [`Catalog::fitting`]).
     pub fn by_opcode(&self, opcode: u16, version: Option<u32>) -> Option<&Arc<Schema>> {
-        let name = self.opcodes.get(&opcode)?;
+        let name = self.name_of(opcode)?;
         match version {
             Some(v) => self.get(name, v),
             None => self.latest(name),
@@ -292,17 +292,16 @@ impl Catalog {
 
     /// The opcode of packet `name` in the protocol map.
     pub fn opcode(&self, name: &str) -> Option<u16> {
-        let code = self.protocol.as_ref()?.code(name)?;
-        u16::try_from(code).ok()
+        self.protocol.as_ref()?.code(name)
     }
 
     /// The name the protocol map gives `opcode`.
     pub fn name_of(&self, opcode: u16) -> Option<&str> {
-        self.opcodes.get(&opcode).map(|n| &**n)
+        self.protocol.as_ref()?.name(opcode)
     }
 
     /// The protocol map in use, if any.
-    pub fn protocol_map(&self) -> Option<&MapFile> {
+    pub fn protocol_map(&self) -> Option<&ProtocolMap> {
         self.protocol.as_ref()
     }
 
@@ -326,8 +325,9 @@ impl Catalog {
         self.len() == 0
     }
 
-    /// The files that did not load (defs or maps with errors, unreadable
-    /// paths), each with every diagnostic of the file.
+    /// The files that did not load, or not whole (defs with errors, maps
+    /// with lines left out, unreadable paths), each with every diagnostic
+    /// of the file.
     pub fn problems(&self) -> &[Report] {
         &self.problems
     }

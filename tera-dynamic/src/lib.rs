@@ -45,8 +45,9 @@
 //! them), `value` (the value tree), `scalar` (each scalar as its runtime
 //! type), `check` (the type rule of values, and the checked setter),
 //! `view` (a decoded packet in one vector), `access` (accessors, paths,
-//! `Index`, `From`), `decode`, `encode`, `json` (serde), `catalog`
-//! (loading and lookup).
+//! `Index`, `From`), `decode`, `encode`, `json` (serde), `protocol_map`
+//! (map files into the runtime's `ProtocolMap`), `catalog` (loading and
+//! lookup).
 
 #![warn(missing_docs)]
 
@@ -61,6 +62,7 @@ mod fit;
 mod json;
 mod lower;
 mod program;
+mod protocol_map;
 mod scalar;
 mod scalars;
 mod schema;
@@ -73,6 +75,7 @@ pub use catalog::Catalog;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind, SetError};
 pub use field::FieldError;
 pub use fit::Misfit;
+pub use protocol_map::{LoadedMap, load_protocol_map, parse_protocol_map, protocol_map_of};
 pub use schema::{ElementKind, FieldSchema, Kind, Schema, StructSchema};
 pub use value::{Record, Value};
 pub use view::{ArrayView, RecordView, View, ViewBuf, ViewValue};
@@ -83,6 +86,10 @@ pub use tera_defs_front::model::Scalar;
 
 /// Re-exports of the front end's report type, in which load problems come.
 pub use tera_defs_front::Report;
+
+/// The runtime's protocol map, which [`load_protocol_map`] and
+/// [`Catalog::protocol_map`] give.
+pub use tera_packets::ProtocolMap;
 
 /// The README's example, run as a doc test.
 #[cfg(doctest)]

@@ -138,7 +138,7 @@ fn a_map_of_any_file_name_takes_the_revision_given() {
     // The file name gives no revision: `load_map` refuses it.
     assert!(catalog.load_map(&path).is_err());
     catalog.load_map_as(&path, 319_256).unwrap();
-    assert_eq!(catalog.protocol_map().unwrap().revision, 319_256);
+    assert_eq!(catalog.protocol_map().unwrap().revision(), Some(319_256));
     assert_eq!(catalog.by_opcode(1234, None).map(|s| s.version()), Some(3));
     // Errors name the file the user gave.
     std::fs::write(&path, "S_EACH_SKILL_RESULT\n").unwrap();

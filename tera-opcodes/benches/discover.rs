@@ -13,7 +13,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use tera_dynamic::Catalog;
 use tera_opcodes::simulate::{Protocol, patch_day, play};
-use tera_opcodes::{DefSet, Discovery, OpcodeMap};
+use tera_opcodes::{DefSet, Discovery};
 
 fn bench(c: &mut Criterion) {
     let Some(root) = std::env::var_os("TERA_DATA_DIR").map(PathBuf::from) else {
@@ -22,7 +22,9 @@ fn bench(c: &mut Criterion) {
         );
         return;
     };
-    let previous = OpcodeMap::load(root.join("maps/protocol.365100.map")).expect("the corpus map");
+    let previous = tera_dynamic::load_protocol_map(root.join("maps/protocol.365100.map"))
+        .expect("the corpus map")
+        .map;
     let protocol = Protocol::load(&root, &previous, 365_100).expect("the corpus defs");
     let mut catalog = Catalog::new();
     catalog.load_dir(&root);
@@ -48,7 +50,7 @@ fn bench(c: &mut Criterion) {
         let mut names: Vec<&str> = catalog.iter().map(|s| s.name()).collect();
         names.dedup();
         for (k, name) in names.iter().enumerate() {
-            if k % keep == 0 || truth.opcode(name).is_some() {
+            if k % keep == 0 || truth.code(name).is_some() {
                 for schema in catalog.iter().filter(|s| s.name() == *name) {
                     defs.add(std::sync::Arc::clone(schema));
                 }

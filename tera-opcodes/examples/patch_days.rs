@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use tera_dynamic::Catalog;
 use tera_opcodes::simulate::{Breakdown, Protocol, Score, patch_day, play_as};
-use tera_opcodes::{DEFAULT_THRESHOLD, DefSet, Discovery, OpcodeMap, Report, Samples};
+use tera_opcodes::{DEFAULT_THRESHOLD, DefSet, Discovery, ProtocolMap, Report, Samples};
 use tera_sessions::SessionId;
 
 fn main() {
@@ -42,7 +42,9 @@ fn main() {
         .unwrap_or(DEFAULT_THRESHOLD);
     let first: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let verbose = std::env::var_os("PATCH_DAYS_VERBOSE").is_some();
-    let previous = OpcodeMap::load(root.join("maps/protocol.365100.map")).expect("the corpus map");
+    let previous = tera_dynamic::load_protocol_map(root.join("maps/protocol.365100.map"))
+        .expect("the corpus map")
+        .map;
     let base = Protocol::load(&root, &previous, 365_100).expect("the corpus defs");
     let mut catalog = Catalog::new();
     catalog.load_dir(&root);
@@ -127,7 +129,7 @@ fn add(total: &mut Score, s: &Score) {
 }
 
 /// Each wrong entry, and each opcode left out with its best candidate.
-fn explain(report: &Report, samples: &Samples, truth: &OpcodeMap) {
+fn explain(report: &Report, samples: &Samples, truth: &ProtocolMap) {
     let summary = |e: &tera_opcodes::Entry| -> Vec<String> {
         e.evidence.iter().map(|x| x.summary()).collect()
     };

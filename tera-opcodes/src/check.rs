@@ -4,11 +4,12 @@
 //! likely swap).
 
 use serde::Serialize;
+use tera_dynamic::ProtocolMap;
+use tera_sessions::direction_of;
 
-use crate::defset::{DefSet, direction_of};
+use crate::defset::DefSet;
 use crate::discover::{Discovery, FIXED};
 use crate::fit::fit_name;
-use crate::map::OpcodeMap;
 use crate::report::{Entry, Unexplained};
 use crate::samples::Samples;
 
@@ -16,7 +17,7 @@ use crate::samples::Samples;
 #[derive(Debug, Clone)]
 pub struct Check {
     defs: DefSet,
-    map: OpcodeMap,
+    map: ProtocolMap,
 }
 
 /// A map entry whose packets do not fit its def.
@@ -87,7 +88,7 @@ impl CheckReport {
 
 impl Check {
     /// A check of `map` with `defs`.
-    pub fn new(defs: DefSet, map: OpcodeMap) -> Self {
+    pub fn new(defs: DefSet, map: ProtocolMap) -> Self {
         Check { defs, map }
     }
 
@@ -141,10 +142,10 @@ impl Check {
             .entries
             .iter()
             .filter(|e| !FIXED.contains(&(e.name.as_str(), e.opcode)))
-            .filter(|e| self.map.opcode(&e.name) != Some(e.opcode))
+            .filter(|e| self.map.code(&e.name) != Some(e.opcode))
             .map(|e| Moved {
                 name: e.name.clone(),
-                map_opcode: self.map.opcode(&e.name),
+                map_opcode: self.map.code(&e.name),
                 found_opcode: e.opcode,
                 confidence: e.confidence,
                 swapped_with: None,

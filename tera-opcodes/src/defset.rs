@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use tera_dynamic::{Catalog, Schema};
-use tera_sessions::Direction;
+use tera_sessions::{Direction, direction_of};
 
 /// One version of a name, with its length bounds.
 #[derive(Debug, Clone)]
@@ -31,21 +31,17 @@ pub(crate) struct Name {
 pub struct DefSet {
     pub(crate) names: Vec<Name>,
     by_name: HashMap<Arc<str>, usize>,
-    /// Names whose prefix says no direction (`I_`, `TTB_`): never assigned.
+    /// Names discovery never assigns ([`discoverable`]: `I_`, `TTB_`).
     skipped: Vec<String>,
 }
 
-/// The direction a packet name's prefix gives: `C_` is sent by the client,
-/// `S_` by the server; any other prefix (the proxies' own `I_`, `TTB_`)
-/// names no game packet.
-pub fn direction_of(name: &str) -> Option<Direction> {
-    if name.starts_with("C_") {
-        Some(Direction::ClientToServer)
-    } else if name.starts_with("S_") {
-        Some(Direction::ServerToClient)
-    } else {
-        None
-    }
+/// The direction of a name discovery may give an opcode: `C_` and `S_`
+/// names, by [`direction_of`]. `I_` names travel to the client too, but
+/// they are a proxy's commands to its client (tera-toolbox's
+/// `I_TELEPORT`, `I_INPUT_COMMAND`): short or empty defs that would fit
+/// many game packets, sent by no server in the sessions at hand.
+pub(crate) fn discoverable(name: &str) -> Option<Direction> {
+    direction_of(name).filter(|_| !name.starts_with("I_"))
 }
 
 impl DefSet {
@@ -63,7 +59,7 @@ impl DefSet {
 
     /// Adds one def (a later version of a name it holds, or a new name).
     pub fn add(&mut self, schema: Arc<Schema>) {
-        let Some(direction) = direction_of(schema.name()) else {
+        let Some(direction) = discoverable(schema.name()) else {
             if !self.skipped.iter().any(|n| n == schema.name()) {
                 self.skipped.push(schema.name().to_owned());
             }
@@ -123,7 +119,8 @@ impl DefSet {
         self.names.iter().map(|n| n.versions.len()).sum()
     }
 
-    /// Names left out because their prefix gives no direction.
+    /// Names left out: their prefix gives no direction, or `I_` (see
+    /// `discoverable` in the source).
     pub fn skipped(&self) -> &[String] {
         &self.skipped
     }

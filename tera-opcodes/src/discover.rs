@@ -19,13 +19,14 @@ mod weigh;
 
 use std::collections::BTreeSet;
 
+use tera_dynamic::ProtocolMap;
+
 use candidate::{Candidate, Pin};
 use weigh::{Reading, Weigher};
 
 use crate::defset::DefSet;
 use crate::fit::fit_name;
 use crate::links::{Digest, Fields};
-use crate::map::OpcodeMap;
 use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
 use crate::samples::Samples;
@@ -76,8 +77,8 @@ const MAX_ROUNDS: usize = 8;
 #[derive(Debug, Clone)]
 pub struct Discovery {
     defs: DefSet,
-    previous: Option<OpcodeMap>,
-    known: OpcodeMap,
+    previous: Option<ProtocolMap>,
+    known: ProtocolMap,
     threshold: f64,
 }
 
@@ -87,19 +88,19 @@ impl Discovery {
         Discovery {
             defs,
             previous: None,
-            known: OpcodeMap::new(),
+            known: ProtocolMap::new(),
             threshold: DEFAULT_THRESHOLD,
         }
     }
 
     /// The previous version's map, as a prior.
-    pub fn previous(mut self, map: OpcodeMap) -> Self {
+    pub fn previous(mut self, map: ProtocolMap) -> Self {
         self.previous = Some(map);
         self
     }
 
     /// Entries of the new version already known: taken as they are.
-    pub fn known(mut self, map: OpcodeMap) -> Self {
+    pub fn known(mut self, map: ProtocolMap) -> Self {
         self.known = map;
         self
     }
@@ -172,7 +173,7 @@ impl Discovery {
     /// The fixed opcodes and the known entries, each with its group and
     /// def when the packets and the defs have them.
     fn pins(&self, samples: &Samples, fields: &mut Fields) -> Vec<Pin> {
-        let mut map = OpcodeMap::new();
+        let mut map = ProtocolMap::new();
         for (name, code) in FIXED {
             map.insert(name, code);
         }
@@ -184,7 +185,7 @@ impl Discovery {
                 let fixed = FIXED.contains(&(name, opcode));
                 let def = self.defs.index(name);
                 let group =
-                    crate::defset::direction_of(name).and_then(|d| samples.group(d, opcode));
+                    tera_sessions::direction_of(name).and_then(|d| samples.group(d, opcode));
                 let fit = match (group, def) {
                     (Some(g), Some(n)) => {
                         fit_name(samples, &samples.groups()[g], &self.defs.names[n]).ok()
@@ -253,7 +254,7 @@ impl Discovery {
                     },
                 ];
                 if let Some(prev) = &self.previous
-                    && let Some(code) = prev.opcode(&name.name)
+                    && let Some(code) = prev.code(&name.name)
                 {
                     let same = code == group.opcode;
                     fixed.push(Evidence::PreviousMap {
@@ -298,7 +299,7 @@ impl Discovery {
         let mut candidates = Vec::new();
         let mut explained = BTreeSet::new();
         for p in pins {
-            let direction = match crate::defset::direction_of(&p.name) {
+            let direction = match tera_sessions::direction_of(&p.name) {
                 Some(d) => d,
                 None => continue,
             };

@@ -44,7 +44,7 @@
 //! }
 //!
 //! let report = Discovery::new(DefSet::from_catalog(&catalog)).run(&mut samples);
-//! assert_eq!(report.map().opcode("S_CHAT"), Some(4242));
+//! assert_eq!(report.map().code("S_CHAT"), Some(4242));
 //! assert!(report.map().to_text().contains("S_CHAT = 4242\n"));
 //! ```
 #![warn(missing_docs)]
@@ -58,7 +58,6 @@ mod fit;
 mod leaves;
 mod links;
 mod lives;
-mod map;
 mod matching;
 mod places_order;
 mod plausible;
@@ -72,13 +71,17 @@ mod sequence;
 pub mod simulate;
 
 pub use check::{Check, CheckReport, Misfitting, Moved};
-pub use defset::{DefSet, direction_of};
+pub use defset::DefSet;
 pub use discover::{DEFAULT_THRESHOLD, Discovery, FIXED};
 pub use fit::Misfit;
-pub use map::{MapError, OpcodeMap};
 pub use report::{Entry, Evidence, Report, Unexplained, direction_name};
 pub use samples::{Group, Samples};
 pub use scenes::{CONSEQUENCES, KEEPALIVES, LOGIN_ORDER, SCENES, SYSTEM_MESSAGE_TEXT};
+/// The runtime's protocol map, in which discovery reads and writes maps
+/// (`tera_dynamic::load_protocol_map` reads a file).
+pub use tera_dynamic::ProtocolMap;
+/// The direction a packet's name says it travels.
+pub use tera_sessions::direction_of;
 
 /// The README's example, run as a doc test.
 #[cfg(doctest)]

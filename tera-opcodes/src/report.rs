@@ -3,9 +3,8 @@
 //! the opcodes that no def explains.
 
 use serde::Serialize;
+use tera_dynamic::ProtocolMap;
 use tera_sessions::Direction;
-
-use crate::map::OpcodeMap;
 
 /// One piece of evidence for an entry, with its weight in bits (log2 of
 /// how much likelier the packets are if the entry is right).
@@ -354,8 +353,8 @@ pub struct Report {
 
 impl Report {
     /// The map the entries make.
-    pub fn map(&self) -> OpcodeMap {
-        let mut map = OpcodeMap::new();
+    pub fn map(&self) -> ProtocolMap {
+        let mut map = ProtocolMap::new();
         for e in &self.entries {
             map.insert(&e.name, e.opcode);
         }

@@ -3,8 +3,9 @@
 //! (for the evidence of order) and its bytes (for the evidence of fit).
 
 use std::collections::HashMap;
+use std::path::Path;
 
-use tera_sessions::{Direction, Event, SessionId, Timestamp};
+use tera_sessions::{Direction, Event, Events, ReadError, SessionId, Timestamp};
 
 /// Where a packet's bytes are in the arena.
 #[derive(Debug, Clone, Copy)]
@@ -110,6 +111,39 @@ impl Samples {
     /// other sessions than the earlier sources' ones.
     pub fn next_source(&mut self) {
         self.source += 1;
+    }
+
+    /// Reads the session source at `path`, any that `tera-sessions` reads
+    /// (pcap, pcapng, `.TeraLog`, Alkahest `.pkt`, JSONL: see
+    /// [`Samples::read`]).
+    ///
+    /// # Errors
+    /// As [`Events::open`] and [`Samples::read`].
+    pub fn read_file(&mut self, path: impl AsRef<Path>) -> Result<(), ReadError> {
+        self.read(Events::open(path)?)
+    }
+
+    /// Takes every event of one session source ([`Events`], or any events)
+    /// as a source of its own ([`Samples::next_source`] after it).
+    ///
+    /// # Errors
+    /// The source's first error; the events before it are kept.
+    pub fn read(
+        &mut self,
+        events: impl IntoIterator<Item = Result<Event, ReadError>>,
+    ) -> Result<(), ReadError> {
+        let mut result = Ok(());
+        for event in events {
+            match event {
+                Ok(event) => self.push(&event),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.next_source();
+        result
     }
 
     /// Takes one event: packets are kept, gaps counted (the packet that

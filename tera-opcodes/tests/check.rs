@@ -28,7 +28,7 @@ fn check_finds_three_swapped_entries() {
     let mut sure: Vec<_> = found
         .entries
         .iter()
-        .filter(|e| e.margin.is_finite() && truth.opcode(&e.name) == Some(e.opcode))
+        .filter(|e| e.margin.is_finite() && truth.code(&e.name) == Some(e.opcode))
         .collect();
     sure.sort_by(|a, b| a.name.cmp(&b.name));
     let mut swapped = truth.clone();

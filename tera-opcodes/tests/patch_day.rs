@@ -21,7 +21,7 @@ fn patch_days_name_most_opcodes_and_none_twice() {
         let moved = corpus
             .previous
             .iter()
-            .filter(|(n, c)| truth.opcode(n) != Some(*c))
+            .filter(|(n, c)| truth.code(n) != Some(*c))
             .count();
         assert!(
             moved + FIXED.len() + 8 >= corpus.previous.len(),
@@ -55,7 +55,7 @@ fn patch_days_name_most_opcodes_and_none_twice() {
             assert_eq!(score.wrong, 0, "seed {seed}, prior {prior}: wrong entries");
             // The fixed opcodes are always written, as given.
             for (name, code) in FIXED {
-                assert_eq!(report.map().opcode(name), Some(code));
+                assert_eq!(report.map().code(name), Some(code));
             }
             // Every entry written has its evidence and reaches the threshold.
             for e in &report.entries {
@@ -68,7 +68,7 @@ fn patch_days_name_most_opcodes_and_none_twice() {
             }
             for c in &report.candidates {
                 assert!(c.margin < report.threshold);
-                assert!(report.map().opcode(&c.name) != Some(c.opcode));
+                assert!(report.map().code(&c.name) != Some(c.opcode));
             }
         }
     }
@@ -85,10 +85,10 @@ fn a_partial_map_is_kept_and_helps() {
     let mut samples = session.samples();
     let bare = Discovery::new(corpus.defs.clone()).run(&mut samples);
     // Give ten of the opcodes the bare run missed.
-    let mut known = tera_opcodes::OpcodeMap::new();
+    let mut known = tera_opcodes::ProtocolMap::new();
     for g in samples.groups() {
         let name = truth.name(g.opcode).expect("every opcode is in the truth");
-        if bare.map().opcode(name).is_none() && known.len() < 10 {
+        if bare.map().code(name).is_none() && known.len() < 10 {
             known.insert(name, g.opcode);
         }
     }
@@ -97,7 +97,7 @@ fn a_partial_map_is_kept_and_helps() {
         .run(&mut samples);
     let map = report.map();
     for (name, code) in known.iter() {
-        assert_eq!(map.opcode(name), Some(code), "{name} given, not kept");
+        assert_eq!(map.code(name), Some(code), "{name} given, not kept");
     }
     let score = Score::of(&report, &samples, &truth);
     let before = Score::of(&bare, &samples, &truth);

@@ -65,11 +65,11 @@ fn a_keepalive_is_told_from_other_empty_exchanges() {
     session.send(S, 2001, &[]);
     let report = Discovery::new(defs).run(&mut session.samples);
     let map = report.map();
-    assert_eq!(map.opcode("C_REQUEST_GAMESTAT_PING"), Some(1000));
-    assert_eq!(map.opcode("S_RESPONSE_GAMESTAT_PONG"), Some(2000));
+    assert_eq!(map.code("C_REQUEST_GAMESTAT_PING"), Some(1000));
+    assert_eq!(map.code("S_RESPONSE_GAMESTAT_PONG"), Some(2000));
     // Nothing says which of the others the single exchange is.
     for name in ["C_LEAVE_PARTY", "S_LEAVE_PARTY", "C_DISMISS_PARTY"] {
-        assert_eq!(map.opcode(name), None, "{name} written on no evidence");
+        assert_eq!(map.code(name), None, "{name} written on no evidence");
     }
 }
 
@@ -94,7 +94,7 @@ fn a_system_message_is_told_by_its_text() {
     session.send(S, 4001, &text("guild meeting at eight"));
     let report = Discovery::new(defs).run(&mut session.samples);
     let map = report.map();
-    assert_eq!(map.opcode("S_SYSTEM_MESSAGE"), Some(4000));
+    assert_eq!(map.code("S_SYSTEM_MESSAGE"), Some(4000));
     // Plain text under two names of one layout: neither is written.
     assert_eq!(map.name(4001), None);
 }

@@ -92,7 +92,7 @@ pub use bytes::Bytes;
 pub use codec::Codec;
 pub use error::{Error, ErrorKind, Result};
 pub use protocol_error::{ProtocolError, ProtocolErrorKind};
-pub use protocol_map::{MapError, ProtocolMap, StaticMap};
+pub use protocol_map::{ProtocolMap, StaticMap};
 pub use reader::{HEADER_LEN, Reader};
 pub use registry::{AnyError, PacketInfo, latest_version, opcode_of};
 pub use string::Str;

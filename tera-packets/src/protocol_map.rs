@@ -1,6 +1,6 @@
 //! Opcode maps: packet name <-> opcode, which differ per client build.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A map compiled into a crate by the build script.
 #[derive(Debug, Clone, Copy)]
@@ -11,41 +11,36 @@ pub struct StaticMap<C: 'static> {
     pub entries: &'static [(&'static str, C)],
 }
 
-/// A protocol map: packet name <-> opcode, both ways.
+/// A protocol map: packet name <-> opcode, both ways, one opcode per name
+/// and one name per opcode.
+///
+/// The one map type of the workspace: compiled-in maps
+/// ([`ProtocolMap::from_static`]), maps read at run time (the def front end
+/// parses and checks the file; `tera_dynamic::load_protocol_map` turns it
+/// into this type), and maps that opcode discovery builds and writes
+/// ([`ProtocolMap::insert`], [`ProtocolMap::to_text`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProtocolMap {
     revision: Option<u32>,
-    by_name: HashMap<String, u16>,
+    /// By name, so that iteration and the written text are in name order.
+    by_name: BTreeMap<String, u16>,
     by_code: HashMap<u16, String>,
 }
 
-/// A line of a map file that cannot be taken.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct MapError {
-    /// 1-based line number.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
 impl ProtocolMap {
+    /// An empty map without a revision.
+    pub fn new() -> Self {
+        ProtocolMap::default()
+    }
+
     /// A map from a compiled-in table.
     pub fn from_static(map: &StaticMap<u16>) -> Self {
-        let mut out = ProtocolMap {
-            revision: Some(map.revision),
-            ..ProtocolMap::default()
-        };
-        for &(name, code) in map.entries {
-            out.by_name.insert(name.to_owned(), code);
-            out.by_code.insert(code, name.to_owned());
-        }
-        out
+        ProtocolMap::from_entries(Some(map.revision), map.entries.iter().copied())
     }
 
     /// A map of `(name, opcode)` pairs already checked elsewhere (a map
     /// file the def front end read, say); a later pair for a name or an
-    /// opcode replaces an earlier one.
+    /// opcode replaces an earlier one, as [`ProtocolMap::insert`] does.
     pub fn from_entries<'a>(
         revision: Option<u32>,
         entries: impl IntoIterator<Item = (&'a str, u16)>,
@@ -55,58 +50,25 @@ impl ProtocolMap {
             ..ProtocolMap::default()
         };
         for (name, code) in entries {
-            if let Some(old) = out.by_name.insert(name.to_owned(), code) {
-                out.by_code.remove(&old);
-            }
-            if let Some(old) = out.by_code.insert(code, name.to_owned())
-                && old != name
-            {
-                out.by_name.remove(&old);
-            }
+            out.insert(name, code);
         }
         out
     }
 
-    /// Parses the text of a `protocol.REV.map` file: one `NAME = CODE` or
-    /// `NAME CODE` a line, `#` comments. Duplicate names or codes and codes
-    /// that do not fit a `u16` are errors.
-    pub fn parse(text: &str) -> Result<Self, MapError> {
-        let mut out = ProtocolMap::default();
-        for (index, raw) in text.lines().enumerate() {
-            let line = index + 1;
-            let err = |message: String| MapError { line, message };
-            let content = raw
-                .split('#')
-                .next()
-                .unwrap_or_default()
-                .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-            if content.is_empty() {
-                continue;
-            }
-            let (name, code) = match content.split_once('=') {
-                Some((n, c)) => (n.trim(), c.trim()),
-                None => match content.split_once(char::is_whitespace) {
-                    Some((n, c)) => (n.trim(), c.trim()),
-                    None => return Err(err(format!("expected `NAME = CODE`, found `{content}`"))),
-                },
-            };
-            if name.is_empty() || name.contains(char::is_whitespace) {
-                return Err(err(format!("bad packet name `{name}`")));
-            }
-            let code: u16 = code
-                .parse()
-                .map_err(|_| err(format!("`{code}` is not an opcode (0..=65535)")))?;
-            if out.by_name.insert(name.to_owned(), code).is_some() {
-                return Err(err(format!("duplicate name `{name}`")));
-            }
-            if let Some(other) = out.by_code.insert(code, name.to_owned()) {
-                return Err(err(format!("opcode {code} is also `{other}`")));
-            }
+    /// Sets `name`'s opcode, taking both the name and the opcode from any
+    /// earlier entries.
+    pub fn insert(&mut self, name: &str, code: u16) {
+        if let Some(old) = self.by_name.remove(name) {
+            self.by_code.remove(&old);
         }
-        Ok(out)
+        if let Some(old) = self.by_code.remove(&code) {
+            self.by_name.remove(&old);
+        }
+        self.by_name.insert(name.to_owned(), code);
+        self.by_code.insert(code, name.to_owned());
     }
 
-    /// The revision, for compiled-in maps.
+    /// The revision: the client build the map is for, when known.
     pub fn revision(&self) -> Option<u32> {
         self.revision
     }
@@ -131,9 +93,22 @@ impl ProtocolMap {
         self.by_name.is_empty()
     }
 
-    /// All `(name, opcode)` pairs, in no particular order.
+    /// All `(name, opcode)` pairs, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u16)> {
         self.by_name.iter().map(|(n, c)| (n.as_str(), *c))
+    }
+
+    /// The map as the text of a `protocol.REV.map` file: `NAME = CODE` a
+    /// line, by name, as tera-data's maps are written.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for (name, code) in self.iter() {
+            out.push_str(name);
+            out.push_str(" = ");
+            out.push_str(&code.to_string());
+            out.push('\n');
+        }
+        out
     }
 }
 
@@ -151,5 +126,26 @@ mod tests {
         assert_eq!(map.name(2), Some("S_C"));
         assert_eq!(map.code("S_B"), None);
         assert_eq!(map.len(), 2);
+    }
+
+    #[test]
+    fn insert_takes_the_name_and_the_opcode_from_earlier_entries() {
+        let mut map = ProtocolMap::new();
+        map.insert("A", 1);
+        map.insert("B", 1);
+        assert_eq!(map.name(1), Some("B"));
+        assert_eq!(map.code("A"), None);
+        map.insert("B", 2);
+        assert_eq!(map.name(1), None);
+        assert_eq!(map.len(), 1);
+        assert_eq!(map.revision(), None);
+    }
+
+    #[test]
+    fn the_text_is_one_line_an_entry_by_name() {
+        let map = ProtocolMap::from_entries(None, [("S_CHAT", 20), ("C_CHAT", 21)]);
+        assert_eq!(map.to_text(), "C_CHAT = 21\nS_CHAT = 20\n");
+        let names: Vec<&str> = map.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["C_CHAT", "S_CHAT"]);
     }
 }

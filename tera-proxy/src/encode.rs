@@ -7,19 +7,12 @@ use tera_packets::Packet;
 
 use crate::error::PacketError;
 
-/// The direction a packet's name says it travels, as tera-toolbox reads it:
-/// `C_` to the server, `S_` and `I_` to the client.
+/// The direction to send a packet of this name ([`tera_sessions::direction_of`]).
 ///
 /// # Errors
-/// [`PacketError::NoDirection`] for any other name.
-pub fn direction_of(name: &str) -> Result<Direction, PacketError> {
-    if name.starts_with("C_") {
-        Ok(Direction::ClientToServer)
-    } else if name.starts_with("S_") || name.starts_with("I_") {
-        Ok(Direction::ServerToClient)
-    } else {
-        Err(PacketError::NoDirection(name.to_owned()))
-    }
+/// [`PacketError::NoDirection`] when the name says none.
+pub(crate) fn send_direction(name: &str) -> Result<Direction, PacketError> {
+    tera_sessions::direction_of(name).ok_or_else(|| PacketError::NoDirection(name.to_owned()))
 }
 
 /// Checks a packet's size and writes it into its length field.

@@ -13,7 +13,7 @@ use tera_packets::Packet;
 
 use crate::context::ConnectionContext;
 use crate::dynamic::{DynamicError, schema_of};
-use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
+use crate::encode::{encode_any, encode_packet, opcode_in, send_direction, with_length};
 use crate::error::PacketError;
 use crate::faults::Reports;
 use crate::id::{HookId, Ids, ModId, Owner, SignalId, TimerId};
@@ -380,7 +380,7 @@ impl<'e, M> Event<'e, M> {
     /// [`PacketError`] when the name says no direction, the map has no
     /// opcode for it, or it does not encode.
     pub fn send<'a, P: Packet<'a>>(&mut self, packet: &P) -> Result<(), PacketError> {
-        self.send_to(direction_of(P::NAME)?, packet)
+        self.send_to(send_direction(P::NAME)?, packet)
     }
 
     /// Encodes `packet` with its opcode in the connection's protocol map and
@@ -406,7 +406,7 @@ impl<'e, M> Event<'e, M> {
     /// # Errors
     /// As [`send`](Event::send).
     pub fn send_any(&mut self, packet: &AnyPacket<'_>) -> Result<(), PacketError> {
-        let dir = direction_of(packet.name())?;
+        let dir = send_direction(packet.name())?;
         let packet = encode_any(packet, opcode_in(self.cx.scene.map, packet.name())?)?;
         self.cx.injected.push(Injection { dir, packet });
         Ok(())

@@ -8,7 +8,7 @@ use tera_net::Direction;
 use tera_packets::Packet;
 
 use crate::context::ConnectionContext;
-use crate::encode::{direction_of, encode_any, encode_packet, opcode_in, with_length};
+use crate::encode::{encode_any, encode_packet, opcode_in, send_direction, with_length};
 use crate::error::{HookError, SendError};
 use crate::faults::{Fault, UnknownName};
 use crate::hooks::Hook;
@@ -188,7 +188,7 @@ impl ConnectionHandle {
     /// As [`send_to`](ConnectionHandle::send_to), and when the name says no
     /// direction.
     pub async fn send<'a, P: Packet<'a>>(&self, packet: &P) -> Result<(), SendError> {
-        self.send_to(direction_of(P::NAME)?, packet).await
+        self.send_to(send_direction(P::NAME)?, packet).await
     }
 
     /// Encodes `packet` with its opcode in the connection's map and sends it
@@ -213,7 +213,7 @@ impl ConnectionHandle {
     /// # Errors
     /// As [`send`](ConnectionHandle::send).
     pub async fn send_any(&self, packet: &AnyPacket<'_>) -> Result<(), SendError> {
-        let dir = direction_of(packet.name())?;
+        let dir = send_direction(packet.name())?;
         let (map, _) = self.shared.map();
         let bytes = encode_any(packet, opcode_in(map, packet.name())?)?;
         self.inject(dir, bytes).await

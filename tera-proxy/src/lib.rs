@@ -138,7 +138,6 @@ pub use commands::Command;
 pub use config::ProxyConfig;
 pub use context::ConnectionContext;
 pub use dynamic::{DefSource, DefsError, DynamicError};
-pub use encode::direction_of;
 pub use error::{HookError, HookFailure, PacketError, ProxyError, SendError};
 pub use event::Event;
 pub use faults::{Fault, FaultPolicy, UnknownName};
@@ -159,6 +158,7 @@ pub use stats::{DirectionStats, RelayStats};
 pub use sysmsg::{SysmsgError, SysmsgMap, SystemMessage, TOKEN_SEPARATOR};
 pub use tera_dynamic::{self, Catalog, Record, Value};
 pub use tera_net::Direction;
+pub use tera_sessions::direction_of;
 pub use verdict::{Filter, Verdict};
 pub use version::{C_CHECK_VERSION_OPCODE, MapFolder, MapLoadError, MapSource, announced_revision};
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tera_dynamic::{Catalog, Record, Schema};
 
-use crate::encode::direction_of;
+use crate::encode::send_direction;
 use crate::error::{HookError, PacketError};
 use crate::event::{Event, Injection, Input};
 use crate::hooks::{Hook, call_fn};
@@ -168,7 +168,7 @@ impl<M> Event<'_, M> {
     /// [`PacketError`] when the name says no direction, the map has no
     /// opcode for it, or the value does not encode as the def.
     pub fn send_record(&mut self, def: &PacketDef, record: &Record<'_>) -> Result<(), PacketError> {
-        let dir = direction_of(def.name())?;
+        let dir = send_direction(def.name())?;
         let opcode = self
             .cx
             .scene

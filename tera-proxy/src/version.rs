@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tera_data::{MapError, ProtocolMap};
+use tera_data::ProtocolMap;
 use tera_sessions::RevisionError;
 
 use crate::sysmsg::{SysmsgMap, sysmsg_of};
@@ -42,15 +42,14 @@ pub enum MapLoadError {
         #[source]
         source: Arc<std::io::Error>,
     },
-    /// The map file has a bad line (a [`MapFolder`] skips bad lines and
-    /// logs them, as tera-toolbox; other readers may refuse the file).
-    #[error("{path}: {source}")]
+    /// The map file is refused (not a protocol map). A line that makes no
+    /// entry only leaves it out, with a warning logged.
+    #[error("{path}: {report}")]
     Parse {
         /// The file.
         path: PathBuf,
-        /// The parse error.
-        #[source]
-        source: MapError,
+        /// Every diagnostic of the file, as the def front end renders them.
+        report: String,
     },
 }
 
@@ -118,7 +117,9 @@ impl MapFolder {
             .clone()
     }
 
-    /// The map of `revision`, read and parsed on first use.
+    /// The map of `revision`, read and parsed on first use (see
+    /// `tera_dynamic::load_protocol_map`: lines that make no entry are left
+    /// out and logged).
     ///
     /// # Errors
     /// [`MapLoadError::Read`]. A bad line is logged and skipped, the
@@ -141,32 +142,29 @@ impl MapFolder {
                 path: path.clone(),
                 source: Arc::new(e),
             })?;
-        let map = Arc::new(lenient_map(&path, revision, &text));
+        let file_name = format!("protocol.{revision}.map");
+        let loaded = tera_dynamic::parse_protocol_map(&file_name, &text).map_err(|report| {
+            MapLoadError::Parse {
+                path: path.clone(),
+                report: report.render(false),
+            }
+        })?;
+        if !loaded.is_whole() {
+            // As tera-data-parser does: the lines left out are reported,
+            // the others make the map.
+            tracing::warn!(
+                path = %path.display(),
+                report = %loaded.report.render(false),
+                "protocol map lines left out"
+            );
+        }
+        let map = Arc::new(loaded.map);
         self.loaded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(revision, Arc::clone(&map));
         Ok(map)
     }
-}
-
-/// A protocol map file read as tera-toolbox reads one: a bad line (real
-/// maps hold typo'd alias lines repeating another name's opcode) is logged
-/// and skipped, the first use of a name or an opcode kept.
-fn lenient_map(path: &Path, revision: u32, text: &str) -> ProtocolMap {
-    let file_name = format!("protocol.{revision}.map");
-    let checked = tera_defs_front::parse_map(&file_name, text);
-    if !checked.is_ok() {
-        for line in checked.report.render_lines(&path.display().to_string()) {
-            tracing::warn!(problem = %line, "a line of a protocol map is skipped");
-        }
-    }
-    // The name is a map's, so there is always a map (maybe empty).
-    let entries = checked.map.map(|file| file.entries).unwrap_or_default();
-    let entries = entries
-        .iter()
-        .filter_map(|e| Some((e.name.as_str(), u16::try_from(e.code).ok()?)));
-    ProtocolMap::from_entries(Some(revision), entries)
 }
 
 /// Where a connection's protocol map comes from.

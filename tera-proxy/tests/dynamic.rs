@@ -23,7 +23,7 @@ const OPCODE: u16 = 40404;
 fn setup() -> (tempfile::TempDir, Connection) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("S_PATCH_DAY.3.def"), DEF).unwrap();
-    let map = ProtocolMap::parse(&format!("S_PATCH_DAY = {OPCODE}\n")).unwrap();
+    let map = ProtocolMap::from_entries(None, [("S_PATCH_DAY", OPCODE)]);
     let conn = Connection::new(ProxyConfig {
         maps: MapSource::Fixed(Arc::new(map)),
         defs: DefSource::folder(dir.path()).unwrap(),
@@ -155,7 +155,7 @@ const PARTY_OPCODE: u16 = 40405;
 async fn a_dynamic_hook_reads_a_nested_field_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("S_PARTY_PATCH.1.def"), PARTY_DEF).unwrap();
-    let map = ProtocolMap::parse(&format!("S_PARTY_PATCH = {PARTY_OPCODE}\n")).unwrap();
+    let map = ProtocolMap::from_entries(None, [("S_PARTY_PATCH", PARTY_OPCODE)]);
     let conn = Connection::new(ProxyConfig {
         maps: MapSource::Fixed(Arc::new(map)),
         defs: DefSource::folder(dir.path()).unwrap(),
@@ -280,7 +280,7 @@ async fn a_mod_indexing_an_empty_list_reads_a_null_and_goes_on() {
     const PARTY_OPCODE: u16 = 40405;
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("S_PARTY_LIST.1.def"), PARTY).unwrap();
-    let map = ProtocolMap::parse(&format!("S_PARTY_LIST = {PARTY_OPCODE}\n")).unwrap();
+    let map = ProtocolMap::from_entries(None, [("S_PARTY_LIST", PARTY_OPCODE)]);
     let conn = Connection::new(ProxyConfig {
         maps: MapSource::Fixed(Arc::new(map)),
         defs: DefSource::folder(dir.path()).unwrap(),

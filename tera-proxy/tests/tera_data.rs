@@ -96,16 +96,15 @@ async fn a_real_checkouts_map_is_chosen_by_c_check_version() {
     let bytes = peers.encode(&line);
     assert_eq!(
         Some(
-            tera_data::ProtocolMap::parse(
-                &std::fs::read_to_string(checkout.join(format!("maps/protocol.{revision}.map")))
-                    .or_else(|_| std::fs::read_to_string(
-                        checkout.join(format!("map/protocol.{revision}.map"))
-                    ))
-                    .unwrap()
-            )
-            .unwrap()
-            .code("S_CHAT")
-            .unwrap()
+            tera_dynamic::load_protocol_map(checkout.join(format!("maps/protocol.{revision}.map")))
+                .or_else(|_| tera_dynamic::load_protocol_map(
+                    checkout.join(format!("map/protocol.{revision}.map"))
+                ))
+                .map_err(|r| r.render(false))
+                .unwrap()
+                .map
+                .code("S_CHAT")
+                .unwrap()
         ),
         tera_net::framing::opcode(&bytes)
     );

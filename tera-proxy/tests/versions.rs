@@ -165,3 +165,27 @@ async fn without_a_map_packets_pass_raw_and_the_handle_says_why() {
     assert_eq!((map.code("A"), map.code("C")), (Some(1), Some(2)));
     assert_eq!((map.code("B"), map.code("A_ALIAS")), (None, None));
 }
+
+#[tokio::test]
+async fn a_map_with_a_bad_line_and_an_alias_is_used_without_them() {
+    let dir = folder();
+    // As the public map of build 376012 has one: a typo'd second name on a
+    // code. The first name keeps the code; the bad line is left out.
+    std::fs::write(
+        dir.path().join("protocol.400.map"),
+        format!("{} = {NEW}\nB\n{}Y = {NEW}\n", name(), name()),
+    )
+    .unwrap();
+    let (conn, log) = connection(dir.path());
+    let handle = conn.handle();
+    let up = [check_version(400), packet(NEW, &[])];
+    let ex = exchange(conn, &up, &[]).await;
+    ex.result.unwrap();
+    assert!(handle.map_error().is_none(), "{:?}", handle.map_error());
+    assert_eq!(handle.revision(), Some(400));
+    let log = log.lock().unwrap().clone();
+    assert!(
+        log.contains(&format!("raw {NEW} rev Some(400)")),
+        "the first name's hook ran: {log:?}"
+    );
+}

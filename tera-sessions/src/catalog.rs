@@ -33,17 +33,10 @@ impl PacketSet for Catalog {
     }
 
     fn protocol_maps(&self) -> Vec<Arc<ProtocolMap>> {
-        let Some(map) = self.protocol_map() else {
-            return Vec::new();
-        };
-        let entries = map
-            .entries
-            .iter()
-            .filter_map(|e| Some((e.name.as_str(), u16::try_from(e.code).ok()?)));
-        vec![Arc::new(ProtocolMap::from_entries(
-            Some(map.revision),
-            entries,
-        ))]
+        self.protocol_map()
+            .map(|map| Arc::new(map.clone()))
+            .into_iter()
+            .collect()
     }
 
     fn what(&self) -> &'static str {

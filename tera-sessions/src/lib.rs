@@ -58,6 +58,7 @@ mod catalog;
 mod compiled;
 mod decrypt;
 mod def;
+mod direction;
 mod error;
 mod event;
 mod format;
@@ -80,6 +81,7 @@ mod versions;
 
 pub use compiled::Compiled;
 pub use def::{CodecError, Def, DefInfo, ResolveError};
+pub use direction::direction_of;
 pub use error::{At, ReadError, WriteError};
 pub use event::{End, EndReason, Event, Gap, Packet, SessionId, Start, Timestamp};
 pub use format::Format;

@@ -1,20 +1,19 @@
 //! `tera-defs opcodes`: discover the opcodes of a new protocol version
-//! from captures, or check a map against captures (the work is
+//! from sessions (captures or logs), or check a map against them (the work is
 //! `tera-opcodes`'; this file reads the arguments and prints).
 
 use std::fs;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use tera_dynamic::Catalog;
-use tera_opcodes::{
-    Check, CheckReport, DefSet, Discovery, Entry, OpcodeMap, Report, Samples, direction_name,
-};
-use tera_sessions::capture::Capture;
+use tera_opcodes::{Check, CheckReport, DefSet, Discovery, Entry, Report, Samples, direction_name};
+use tera_sessions::Events;
 
 use crate::fail::{Fail, Outcome};
+use crate::input;
 
 /// Arguments of `opcodes`.
 #[derive(Debug, Args)]
@@ -26,9 +25,9 @@ pub struct OpcodesArgs {
 /// The `opcodes` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum OpcodesCommand {
-    /// Propose the protocol map of a new version from captures of it.
+    /// Propose the protocol map of a new version from sessions of it.
     Discover(DiscoverArgs),
-    /// Grade a map against captures: entries that do not fit, opcodes
+    /// Grade a map against sessions: entries that do not fit, opcodes
     /// seen but unmapped, likely swaps.
     Check(CheckArgs),
 }
@@ -36,9 +35,10 @@ pub enum OpcodesCommand {
 /// What both subcommands read.
 #[derive(Debug, Args)]
 pub struct Input {
-    /// Captures of the new version (pcap or pcapng).
-    #[arg(value_name = "CAPTURE", required = true)]
-    pub captures: Vec<PathBuf>,
+    /// Sessions of the new version: captures (pcap, pcapng), `.TeraLog`,
+    /// Alkahest `.pkt` or JSONL files, told apart by their first bytes.
+    #[arg(value_name = "SESSION", required = true)]
+    pub sessions: Vec<PathBuf>,
     /// A folder of defs or a tera-data checkout (repeatable; several
     /// versions of a name allowed).
     #[arg(long = "defs", value_name = "DIR", required = true)]
@@ -91,10 +91,10 @@ fn discover(args: &DiscoverArgs) -> Outcome {
     let defs = load_defs(&args.input.defs)?;
     let mut discovery = Discovery::new(defs);
     if let Some(path) = &args.map {
-        discovery = discovery.previous(load_map(path)?);
+        discovery = discovery.previous(input::map(path)?);
     }
     if let Some(path) = &args.known {
-        discovery = discovery.known(load_map(path)?);
+        discovery = discovery.known(input::map(path)?);
     }
     if let Some(bits) = args.threshold {
         if !(bits >= 0.0 && bits.is_finite()) {
@@ -104,7 +104,7 @@ fn discover(args: &DiscoverArgs) -> Outcome {
         }
         discovery = discovery.threshold(bits);
     }
-    let mut samples = read_captures(&args.input.captures)?;
+    let mut samples = read_sessions(&args.input.sessions)?;
     let report = discovery.run(&mut samples);
     if let Some(path) = &args.output {
         fs::write(path, report.map().to_text())
@@ -137,8 +137,8 @@ fn discover(args: &DiscoverArgs) -> Outcome {
 
 fn check(args: &CheckArgs) -> Outcome {
     let defs = load_defs(&args.input.defs)?;
-    let map = load_map(&args.map)?;
-    let mut samples = read_captures(&args.input.captures)?;
+    let map = input::map(&args.map)?;
+    let mut samples = read_sessions(&args.input.sessions)?;
     let report = Check::new(defs, map).run(&mut samples);
     let mut out = BufWriter::new(std::io::stdout().lock());
     if args.input.json {
@@ -187,21 +187,15 @@ fn load_defs(dirs: &[PathBuf]) -> Result<DefSet, Fail> {
     Ok(DefSet::from_catalog(&catalog))
 }
 
-fn load_map(path: &Path) -> Result<OpcodeMap, Fail> {
-    OpcodeMap::load(path).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))
-}
-
-/// The packets of every capture, each capture's sessions apart.
-fn read_captures(paths: &[PathBuf]) -> Result<Samples, Fail> {
+/// The packets of every session source, each source's sessions apart.
+fn read_sessions(paths: &[PathBuf]) -> Result<Samples, Fail> {
     let mut samples = Samples::new();
     for path in paths {
-        let capture =
-            Capture::open(path).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))?;
-        for event in capture {
-            let event = event.map_err(|e| Fail::Data(format!("{}: {e}", path.display())))?;
-            samples.push(&event);
-        }
-        samples.next_source();
+        let events =
+            Events::open(path).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))?;
+        samples
+            .read(events)
+            .map_err(|e| Fail::Data(format!("{}: {e}", path.display())))?;
     }
     Ok(samples)
 }

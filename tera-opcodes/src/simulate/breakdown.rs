@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use tera_dynamic::ProtocolMap;
+
 use crate::discover::FIXED;
-use crate::map::OpcodeMap;
 use crate::report::Report;
 use crate::samples::{Group, Samples};
 
@@ -80,7 +81,7 @@ pub struct Breakdown {
 
 impl Breakdown {
     /// Adds one discovery's opcodes.
-    pub fn add(&mut self, report: &Report, samples: &Samples, truth: &OpcodeMap) {
+    pub fn add(&mut self, report: &Report, samples: &Samples, truth: &ProtocolMap) {
         for g in samples.groups() {
             if FIXED.iter().any(|(_, c)| *c == g.opcode) {
                 continue;

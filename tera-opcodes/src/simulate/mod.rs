@@ -27,12 +27,12 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xorshift::XorShiftRng;
 use tera_defs_front::{Def, find_files, load_def_file};
-use tera_dynamic::Schema;
-use tera_sessions::{Direction, End, EndReason, Event, Packet, SessionId, Start, Timestamp};
+use tera_dynamic::{ProtocolMap, Schema};
+use tera_sessions::{
+    Direction, End, EndReason, Event, Packet, SessionId, Start, Timestamp, direction_of,
+};
 
-use crate::defset::direction_of;
 use crate::discover::FIXED;
-use crate::map::OpcodeMap;
 use crate::report::Report;
 use crate::samples::Samples;
 
@@ -65,7 +65,7 @@ pub enum SimulateError {
 impl Protocol {
     /// The latest version of each def under `defs` (a tera-data checkout
     /// or a folder of defs) whose name `map` holds, at the map's opcodes.
-    pub fn load(defs: &Path, map: &OpcodeMap, revision: u32) -> Result<Protocol, SimulateError> {
+    pub fn load(defs: &Path, map: &ProtocolMap, revision: u32) -> Result<Protocol, SimulateError> {
         let root = ["definitions", "protocol"]
             .iter()
             .map(|d| defs.join(d))
@@ -75,7 +75,7 @@ impl Protocol {
         for file in find_files(&[root]).defs {
             let checked = load_def_file(&file);
             let Some(def) = checked.def else { continue };
-            if def.platform.is_some() || map.opcode(&def.name).is_none() {
+            if def.platform.is_some() || map.code(&def.name).is_none() {
                 continue;
             }
             if latest
@@ -89,7 +89,7 @@ impl Protocol {
         for (name, def) in latest {
             let schema =
                 Schema::new(&def).map_err(|e| SimulateError::Def(format!("{name}: {e}")))?;
-            let opcode = map.opcode(&name).unwrap_or(0);
+            let opcode = map.code(&name).unwrap_or(0);
             packets.insert(
                 name,
                 ProtocolPacket {
@@ -103,12 +103,12 @@ impl Protocol {
     }
 
     /// The same packets under another map (names it lacks are dropped).
-    pub fn with_map(&self, map: &OpcodeMap) -> Protocol {
+    pub fn with_map(&self, map: &ProtocolMap) -> Protocol {
         let packets = self
             .packets
             .iter()
             .filter_map(|(name, p)| {
-                let opcode = map.opcode(name)?;
+                let opcode = map.code(name)?;
                 Some((
                     name.clone(),
                     ProtocolPacket {
@@ -242,7 +242,7 @@ pub fn play_as(protocol: &Protocol, seed: u64, packets: usize, session: SessionI
 
 /// A patch day: `map`'s opcodes shuffled among its names at random (the
 /// fixed opcodes kept), from `seed`.
-pub fn patch_day(map: &OpcodeMap, seed: u64) -> OpcodeMap {
+pub fn patch_day(map: &ProtocolMap, seed: u64) -> ProtocolMap {
     let mut rng = XorShiftRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let fixed: BTreeSet<&str> = FIXED.iter().map(|(n, _)| *n).collect();
     let names: Vec<&str> = map
@@ -250,9 +250,9 @@ pub fn patch_day(map: &OpcodeMap, seed: u64) -> OpcodeMap {
         .map(|(n, _)| n)
         .filter(|n| !fixed.contains(n))
         .collect();
-    let mut codes: Vec<u16> = names.iter().filter_map(|n| map.opcode(n)).collect();
+    let mut codes: Vec<u16> = names.iter().filter_map(|n| map.code(n)).collect();
     codes.shuffle(&mut rng);
-    let mut out = OpcodeMap::new();
+    let mut out = ProtocolMap::new();
     for (name, code) in names.iter().zip(codes) {
         out.insert(name, code);
     }
@@ -279,7 +279,7 @@ pub struct Score {
 
 impl Score {
     /// Grades `report` for the packets of `samples` under `truth`.
-    pub fn of(report: &Report, samples: &Samples, truth: &OpcodeMap) -> Score {
+    pub fn of(report: &Report, samples: &Samples, truth: &ProtocolMap) -> Score {
         let mut score = Score::default();
         let fixed: BTreeSet<u16> = FIXED.iter().map(|(_, c)| *c).collect();
         let mut by_key: HashMap<(Direction, u16), &str> = HashMap::new();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use tera_dynamic::Catalog;
 use tera_opcodes::simulate::Protocol;
-use tera_opcodes::{DefSet, OpcodeMap};
+use tera_opcodes::{DefSet, ProtocolMap};
 
 /// The corpus: its defs as discovery sees them, its map (the "previous
 /// version") and the protocol its sessions are played in.
@@ -16,7 +16,7 @@ pub struct Corpus {
     pub root: PathBuf,
     pub catalog: Catalog,
     pub defs: DefSet,
-    pub previous: OpcodeMap,
+    pub previous: ProtocolMap,
     pub protocol: Protocol,
 }
 
@@ -26,7 +26,9 @@ pub fn corpus(test: &str) -> Option<Corpus> {
         eprintln!("{test}: TERA_DATA_DIR is not set (a tera-data checkout): skipped");
         return None;
     };
-    let previous = OpcodeMap::load(root.join("maps/protocol.365100.map")).expect("the corpus map");
+    let previous = tera_dynamic::load_protocol_map(root.join("maps/protocol.365100.map"))
+        .expect("the corpus map")
+        .map;
     let protocol = Protocol::load(&root, &previous, 365_100).expect("the corpus defs");
     let mut catalog = Catalog::new();
     catalog.load_dir(&root);
