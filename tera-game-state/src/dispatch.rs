@@ -1,425 +1,271 @@
-//! Packets to state: each packet game state reads, decoded at its def
-//! version and handed to the submodules it feeds.
+//! What each packet game state reads does to the state, by meaning: the
+//! readers of the routing table (compiled-in defs, or defs loaded at run
+//! time) call these with the fields they read, whatever the def version.
 
-use tera_data::Packet;
-use tera_data::packets::{
-    c_login_arbiter, c_notify_location_in_action, c_notify_location_in_dash, c_player_location,
-    s_abnormality_begin, s_abnormality_end, s_abnormality_refresh, s_action_end,
-    s_ban_party_member, s_boss_gage_info, s_creature_change_hp, s_creature_life, s_crest_apply,
-    s_crest_info, s_despawn_collection, s_despawn_npc, s_despawn_user, s_instant_dash,
-    s_instant_move, s_inven_userdata, s_itemlist, s_learn_ep_perk, s_leave_party_member,
-    s_load_ep_info, s_load_topo, s_login, s_login_account_info, s_mount_vehicle, s_npc_location,
-    s_party_member_list, s_request_contract, s_reset_ep_perk, s_spawn_collection, s_spawn_me,
-    s_spawn_npc, s_spawn_user, s_unmount_vehicle, s_user_change_name, s_user_levelup,
-    s_user_location, s_user_status, ttb_s_change_hero, ttb_s_load_ep_page,
-};
+use std::sync::Arc;
+
 use tera_packets::{Angle, Vec3};
 
 use crate::entities::Entity;
 use crate::entity_kind::EntityKind;
 use crate::event::{ContractEnd, PerkChange};
 use crate::game::GameState;
+use crate::inventory::ItemList;
 use crate::me::Login;
 use crate::member::PartyMember;
 use crate::session::SessionState;
 use crate::submodule::Submodules;
-use crate::table::Kind;
 
-type Result = std::result::Result<(), tera_packets::Error>;
+/// An NPC that appears (`S_SPAWN_NPC`): the fields game state keeps.
+pub(crate) struct NpcSpawn {
+    pub game_id: u64,
+    pub loc: Vec3,
+    pub w: Angle,
+    pub template_id: u32,
+    pub hunting_zone_id: u32,
+    pub relation: i32,
+    /// `status` 4 is dead.
+    pub status: i16,
+}
 
-/// `S_LOGIN.14` and `.15` differ after the fields game state reads.
-macro_rules! login {
-    ($game:expr, $p:expr) => {{
-        let p = $p;
-        let name = p.name.to_string_lossy();
-        let data = std::sync::Arc::clone(&$game.data);
-        let from = $game.events.len();
-        $game.me.login(
-            Login {
-                game_id: p.game_id,
-                player_id: p.player_id,
-                server_id: p.server_id,
-                template_id: p.template_id,
-                name: &name,
-                level: p.level,
-                status: p.status,
-                alive: p.alive,
-            },
-            &data,
-            &mut $game.events,
-        );
-        $game.contract_follows_life(from);
-        $game.set_loading_screen(true);
-        $game.set_state(SessionState::InGame);
-    }};
+/// A user in sight (`S_SPAWN_USER`): who, where, and the name.
+pub(crate) struct UserSpawn {
+    pub server_id: u32,
+    pub player_id: u32,
+    pub game_id: u64,
+    pub template_id: i32,
+    pub loc: Vec3,
+    pub w: Angle,
+    pub alive: bool,
+    pub name: String,
 }
 
 impl GameState {
-    pub(crate) fn dispatch(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::CLoginArbiter2
-            | Kind::SLoginAccountInfo3
-            | Kind::SGetUserList
-            | Kind::SReturnToLobby
-            | Kind::SExit
-            | Kind::SSelectUser
-            | Kind::STbaSelectUser
-            | Kind::SLogin14
-            | Kind::SLogin15
-            | Kind::SLoadTopo3
-            | Kind::SSpawnMe3 => self.session_packet(kind, packet),
-            Kind::TtbSChangeHero1
-            | Kind::SCreatureLife3
-            | Kind::SMountVehicle2
-            | Kind::SUnmountVehicle2
-            | Kind::SUserChangeName1
-            | Kind::SUserLevelup2
-            | Kind::SUserStatus4
-            | Kind::SAbnormalityBegin5
-            | Kind::SAbnormalityRefresh1
-            | Kind::SAbnormalityRefresh2
-            | Kind::SAbnormalityEnd1 => self.me_packet(kind, packet),
-            Kind::SPartyMemberList9
-            | Kind::SLeavePartyMember2
-            | Kind::SBanPartyMember1
-            | Kind::SLeaveParty
-            | Kind::SSpawnUser16
-            | Kind::SSpawnUser17 => self.party_packet(kind, packet),
-            Kind::SInvenUserdata2 | Kind::SItemlist6 | Kind::SItemlist7 => {
-                self.inventory_packet(kind, packet)
-            }
-            Kind::SRequestContract2
-            | Kind::SAcceptContract
-            | Kind::SRejectContract
-            | Kind::SCancelContract
-            | Kind::SCrestInfo2
-            | Kind::SCrestApply2
-            | Kind::SLoadEpInfo3
-            | Kind::SLearnEpPerk1
-            | Kind::TtbSLoadEpPage1
-            | Kind::SResetEpPerk1 => self.contract_glyphs_talents(kind, packet),
-            Kind::CPlayerLocation5
-            | Kind::CNotifyLocationInAction4
-            | Kind::CNotifyLocationInDash4
-            | Kind::SInstantMove3
-            | Kind::SInstantDash3
-            | Kind::SActionEnd5 => self.position_packet(kind, packet),
-            Kind::SDespawnUser3
-            | Kind::SUserLocation6
-            | Kind::SSpawnNpc12
-            | Kind::SDespawnNpc3
-            | Kind::SNpcLocation3
-            | Kind::SSpawnCollection4
-            | Kind::SDespawnCollection2
-            | Kind::SCreatureChangeHp6
-            | Kind::SBossGageInfo3 => self.entity_packet(kind, packet),
-        }
-    }
-
     fn on(&self, submodule: Submodules) -> bool {
         self.enabled.contains(submodule)
     }
 
-    fn session_packet(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::CLoginArbiter2 => {
-                let p = c_login_arbiter::V2::decode(packet)?;
-                self.session.language = Some(p.language);
-                self.session.account_name = Some(p.name.to_string_lossy());
-            }
-            Kind::SLoginAccountInfo3 => {
-                let p = s_login_account_info::V3::decode(packet)?;
-                self.session.account_id = Some(p.account_id);
-            }
-            Kind::SGetUserList => self.set_state(SessionState::CharacterLobby),
-            Kind::SReturnToLobby => {
-                self.set_state(SessionState::CharacterLobby);
-                self.session.tba = false;
-            }
-            Kind::SExit => self.set_state(SessionState::Invalid),
-            Kind::SSelectUser => self.session.tba = false,
-            Kind::STbaSelectUser => self.session.tba = true,
-            Kind::SLogin14 => login!(self, s_login::V14::decode(packet)?),
-            Kind::SLogin15 => login!(self, s_login::V15::decode(packet)?),
-            Kind::SLoadTopo3 => {
-                let p = s_load_topo::V3::decode(packet)?;
-                self.me.set_mount(None, &mut self.events);
-                let data = std::sync::Arc::clone(&self.data);
-                self.me.set_zone(p.zone, p.quick, &data, &mut self.events);
-                self.set_loading_screen(true);
-                self.position.moved(p.loc, None, None);
-                self.entities.reset();
-            }
-            Kind::SSpawnMe3 => {
-                let p = s_spawn_me::V3::decode(packet)?;
-                self.set_alive(p.alive);
-                self.set_loading_screen(false);
-                if self.on(Submodules::POSITION) && self.me.is(p.game_id) {
-                    self.position.moved(p.loc, Some(p.w), None);
-                }
-            }
-            _ => {}
-        }
-        Ok(())
+    /// `C_LOGIN_ARBITER`: the account's name and language.
+    pub(crate) fn arbiter(&mut self, language: u32, account_name: String) {
+        self.session.language = Some(language);
+        self.session.account_name = Some(account_name);
     }
 
-    fn me_packet(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::TtbSChangeHero1 => {
-                let p = ttb_s_change_hero::V1::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    let data = std::sync::Arc::clone(&self.data);
-                    let template = i32::try_from(p.template_id).unwrap_or(i32::MAX);
-                    self.me.set_template(template, &data, &mut self.events);
-                }
-            }
-            Kind::SCreatureLife3 => {
-                let p = s_creature_life::V3::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.set_alive(p.alive);
-                } else if self.on(Submodules::ENTITIES) {
-                    self.entities
-                        .life(p.game_id, p.alive, p.loc, &mut self.events);
-                }
-            }
-            Kind::SMountVehicle2 => {
-                let p = s_mount_vehicle::V2::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.me.set_mount(Some((p.id, p.skill)), &mut self.events);
-                }
-            }
-            Kind::SUnmountVehicle2 => {
-                let p = s_unmount_vehicle::V2::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.me.set_mount(None, &mut self.events);
-                }
-            }
-            Kind::SUserChangeName1 => {
-                let p = s_user_change_name::V1::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.me
-                        .set_name(&p.name.to_string_lossy(), &mut self.events);
-                }
-            }
-            Kind::SUserLevelup2 => {
-                let p = s_user_levelup::V2::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.me.set_level(p.level, &mut self.events);
-                }
-            }
-            Kind::SUserStatus4 => {
-                let p = s_user_status::V4::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.me.set_status(p.status, &mut self.events);
-                }
-            }
-            Kind::SAbnormalityBegin5 => {
-                let p = s_abnormality_begin::V5::decode(packet)?;
-                if self.me.is(p.target) {
-                    self.me
-                        .abnormality_begin(p.id, p.stacks, p.duration, false, &mut self.events);
-                }
-            }
-            Kind::SAbnormalityRefresh1 => {
-                let p = s_abnormality_refresh::V1::decode(packet)?;
-                if self.me.is(p.target) {
-                    let duration = i64::from(p.duration);
-                    self.me
-                        .abnormality_begin(p.id, p.stacks, duration, true, &mut self.events);
-                }
-            }
-            Kind::SAbnormalityRefresh2 => {
-                let p = s_abnormality_refresh::V2::decode(packet)?;
-                if self.me.is(p.target) {
-                    self.me
-                        .abnormality_begin(p.id, p.stacks, p.duration, true, &mut self.events);
-                }
-            }
-            Kind::SAbnormalityEnd1 => {
-                let p = s_abnormality_end::V1::decode(packet)?;
-                if self.me.is(p.target) {
-                    self.me.abnormality_end(p.id, &mut self.events);
-                }
-            }
-            _ => {}
-        }
-        Ok(())
+    /// `S_LOGIN_ACCOUNT_INFO`.
+    pub(crate) fn account_info(&mut self, account_id: u64) {
+        self.session.account_id = Some(account_id);
     }
 
-    fn party_packet(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::SPartyMemberList9 => {
-                let p = s_party_member_list::V9::decode(packet)?;
-                let members = p
-                    .members
-                    .iter()
-                    .map(|m| PartyMember {
-                        game_id: m.game_id,
-                        player_id: m.player_id,
-                        server_id: m.server_id,
-                        name: m.name.to_string_lossy(),
-                        class: m.class,
-                    })
-                    .collect();
-                self.party.set_list(members, &mut self.events);
-            }
-            Kind::SLeavePartyMember2 => {
-                let p = s_leave_party_member::V2::decode(packet)?;
-                let name = p.name.to_string_lossy();
-                self.party
-                    .remove(p.server_id, p.player_id, &name, false, &mut self.events);
-            }
-            Kind::SBanPartyMember1 => {
-                let p = s_ban_party_member::V1::decode(packet)?;
-                let name = p.name.to_string_lossy();
-                self.party
-                    .remove(p.server_id, p.player_id, &name, true, &mut self.events);
-            }
-            Kind::SLeaveParty => self.party.leave(&mut self.events),
-            Kind::SSpawnUser16 => {
-                let p = s_spawn_user::V16::decode(packet)?;
-                let user = (p.server_id, p.player_id, p.game_id, p.template_id);
-                self.spawn_user(user, (p.loc, p.w, p.alive), &p.name.to_string_lossy());
-            }
-            Kind::SSpawnUser17 => {
-                let p = s_spawn_user::V17::decode(packet)?;
-                let user = (p.server_id, p.player_id, p.game_id, p.template_id);
-                self.spawn_user(user, (p.loc, p.w, p.alive), &p.name.to_string_lossy());
-            }
-            _ => {}
-        }
-        Ok(())
+    /// `S_GET_USER_LIST`.
+    pub(crate) fn user_list(&mut self) {
+        self.set_state(SessionState::CharacterLobby);
     }
 
-    fn spawn_user(
+    /// `S_RETURN_TO_LOBBY`.
+    pub(crate) fn return_to_lobby(&mut self) {
+        self.set_state(SessionState::CharacterLobby);
+        self.session.tba = false;
+    }
+
+    /// `S_EXIT`.
+    pub(crate) fn exit(&mut self) {
+        self.set_state(SessionState::Invalid);
+    }
+
+    /// `S_SELECT_USER` (`tba` false) or `S_TBA_SELECT_USER` (true).
+    pub(crate) fn select_user(&mut self, tba: bool) {
+        self.session.tba = tba;
+    }
+
+    /// `S_LOGIN`: the player enters the game.
+    pub(crate) fn login(&mut self, login: Login<'_>) {
+        let data = Arc::clone(&self.data);
+        let from = self.events.len();
+        self.me.login(login, &data, &mut self.events);
+        self.contract_follows_life(from);
+        self.set_loading_screen(true);
+        self.set_state(SessionState::InGame);
+    }
+
+    /// `S_LOAD_TOPO`: a new zone, behind a loading screen.
+    pub(crate) fn load_topo(&mut self, zone: i32, quick: bool, loc: Vec3) {
+        self.me.set_mount(None, &mut self.events);
+        let data = Arc::clone(&self.data);
+        self.me.set_zone(zone, quick, &data, &mut self.events);
+        self.set_loading_screen(true);
+        self.position.moved(loc, None, None);
+        self.entities.reset();
+    }
+
+    /// `S_SPAWN_ME`: the loading screen ends.
+    pub(crate) fn spawn_me(&mut self, game_id: u64, loc: Vec3, w: Angle, alive: bool) {
+        self.set_alive(alive);
+        self.set_loading_screen(false);
+        if self.on(Submodules::POSITION) && self.me.is(game_id) {
+            self.position.moved(loc, Some(w), None);
+        }
+    }
+
+    /// `TTB_S_CHANGE_HERO`.
+    pub(crate) fn change_hero(&mut self, game_id: u64, template_id: u32) {
+        if self.me.is(game_id) {
+            let data = Arc::clone(&self.data);
+            let template = i32::try_from(template_id).unwrap_or(i32::MAX);
+            self.me.set_template(template, &data, &mut self.events);
+        }
+    }
+
+    /// `S_CREATURE_LIFE`: the player's or an entity's.
+    pub(crate) fn creature_life(&mut self, game_id: u64, alive: bool, loc: Vec3) {
+        if self.me.is(game_id) {
+            self.set_alive(alive);
+        } else if self.on(Submodules::ENTITIES) {
+            self.entities.life(game_id, alive, loc, &mut self.events);
+        }
+    }
+
+    /// `S_MOUNT_VEHICLE` (`Some((id, skill))`) and `S_UNMOUNT_VEHICLE`.
+    pub(crate) fn mount(&mut self, game_id: u64, mount: Option<(u32, u32)>) {
+        if self.me.is(game_id) {
+            self.me.set_mount(mount, &mut self.events);
+        }
+    }
+
+    /// `S_USER_CHANGE_NAME`.
+    pub(crate) fn change_name(&mut self, game_id: u64, name: &str) {
+        if self.me.is(game_id) {
+            self.me.set_name(name, &mut self.events);
+        }
+    }
+
+    /// `S_USER_LEVELUP`.
+    pub(crate) fn level_up(&mut self, game_id: u64, level: u32) {
+        if self.me.is(game_id) {
+            self.me.set_level(level, &mut self.events);
+        }
+    }
+
+    /// `S_USER_STATUS`.
+    pub(crate) fn user_status(&mut self, game_id: u64, status: i32) {
+        if self.me.is(game_id) {
+            self.me.set_status(status, &mut self.events);
+        }
+    }
+
+    /// `S_ABNORMALITY_BEGIN` (`refresh` false) and `S_ABNORMALITY_REFRESH`.
+    pub(crate) fn abnormality(
         &mut self,
-        (server_id, player_id, game_id, template_id): (u32, u32, u64, i32),
-        (loc, w, alive): (Vec3, Angle, bool),
-        name: &str,
+        target: u64,
+        id: u32,
+        stacks: i32,
+        duration: i64,
+        refresh: bool,
     ) {
+        if self.me.is(target) {
+            self.me
+                .abnormality_begin(id, stacks, duration, refresh, &mut self.events);
+        }
+    }
+
+    /// `S_ABNORMALITY_END`.
+    pub(crate) fn abnormality_end(&mut self, target: u64, id: u32) {
+        if self.me.is(target) {
+            self.me.abnormality_end(id, &mut self.events);
+        }
+    }
+
+    /// `S_PARTY_MEMBER_LIST`.
+    pub(crate) fn party_list(&mut self, members: Vec<PartyMember>) {
+        self.party.set_list(members, &mut self.events);
+    }
+
+    /// `S_LEAVE_PARTY_MEMBER` (`ban` false) and `S_BAN_PARTY_MEMBER`.
+    pub(crate) fn party_remove(&mut self, server_id: u32, player_id: u32, name: &str, ban: bool) {
+        self.party
+            .remove(server_id, player_id, name, ban, &mut self.events);
+    }
+
+    /// `S_LEAVE_PARTY`.
+    pub(crate) fn party_leave(&mut self) {
+        self.party.leave(&mut self.events);
+    }
+
+    /// `S_SPAWN_USER`: a party member in sight, and an entity.
+    pub(crate) fn spawn_user(&mut self, user: UserSpawn) {
         if self.on(Submodules::PARTY) {
-            self.party
-                .spawn_user(server_id, player_id, game_id, &mut self.events);
+            self.party.spawn_user(
+                user.server_id,
+                user.player_id,
+                user.game_id,
+                &mut self.events,
+            );
         }
         if self.on(Submodules::ENTITIES) {
-            let mut user = Entity::new(game_id, EntityKind::User, loc, w);
-            user.template_id = i64::from(template_id);
-            user.user = Some((server_id, player_id));
-            user.name = Some(name.to_owned());
-            user.alive = alive;
-            self.entities.spawn(user, &mut self.events);
+            let mut entity = Entity::new(user.game_id, EntityKind::User, user.loc, user.w);
+            entity.template_id = i64::from(user.template_id);
+            entity.user = Some((user.server_id, user.player_id));
+            entity.name = Some(user.name);
+            entity.alive = user.alive;
+            self.entities.spawn(entity, &mut self.events);
         }
     }
 
-    fn inventory_packet(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::SInvenUserdata2 => {
-                let p = s_inven_userdata::V2::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    self.inventory
-                        .user_data(p.item_level, p.item_level_inventory, p.tcat);
-                }
-            }
-            Kind::SItemlist6 => {
-                let p = s_itemlist::V6::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    let list = crate::items::list_v6(&p);
-                    self.inventory.item_list(list, &mut self.events);
-                }
-            }
-            Kind::SItemlist7 => {
-                let p = s_itemlist::V7::decode(packet)?;
-                if self.me.is(p.game_id) {
-                    let list = crate::items::list_v7(&p);
-                    self.inventory.item_list(list, &mut self.events);
-                }
-            }
-            _ => {}
+    /// `S_INVEN_USERDATA`.
+    pub(crate) fn inventory_user_data(
+        &mut self,
+        game_id: u64,
+        item_level: f32,
+        item_level_inventory: f32,
+        tcat: i64,
+    ) {
+        if self.me.is(game_id) {
+            self.inventory
+                .user_data(item_level, item_level_inventory, tcat);
         }
-        Ok(())
     }
 
-    fn contract_glyphs_talents(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::SRequestContract2 => {
-                let p = s_request_contract::V2::decode(packet)?;
-                self.contract.begin(p.r#type, p.id, &mut self.events);
-            }
-            Kind::SAcceptContract => self.contract.end(ContractEnd::Accept, &mut self.events),
-            Kind::SRejectContract => self.contract.end(ContractEnd::Reject, &mut self.events),
-            Kind::SCancelContract => self.contract.end(ContractEnd::Cancel, &mut self.events),
-            Kind::SCrestInfo2 => {
-                let p = s_crest_info::V2::decode(packet)?;
-                let known = p.crests.iter().map(|c| (c.id, c.enable));
-                self.glyphs.set_all(known, &mut self.events);
-            }
-            Kind::SCrestApply2 => {
-                let p = s_crest_apply::V2::decode(packet)?;
-                self.glyphs.apply(p.id, p.enable, &mut self.events);
-            }
-            Kind::SLoadEpInfo3 => {
-                let p = s_load_ep_info::V3::decode(packet)?;
-                let perks = p.perks.iter().map(|k| (k.id, k.level));
-                self.talents.set(perks, PerkChange::Init, &mut self.events);
-            }
-            Kind::SLearnEpPerk1 => {
-                let p = s_learn_ep_perk::V1::decode(packet)?;
-                if p.success {
-                    let perks = p.perks.iter().map(|k| (k.id, k.level));
-                    self.talents.set(perks, PerkChange::Learn, &mut self.events);
-                }
-            }
-            Kind::TtbSLoadEpPage1 => {
-                let p = ttb_s_load_ep_page::V1::decode(packet)?;
-                let perks = p.perks.iter().map(|k| (k.id, k.level));
-                self.talents
-                    .set(perks, PerkChange::ChangePreset, &mut self.events);
-            }
-            Kind::SResetEpPerk1 => {
-                let p = s_reset_ep_perk::V1::decode(packet)?;
-                if p.success {
-                    self.talents.set([], PerkChange::Reset, &mut self.events);
-                }
-            }
-            _ => {}
+    /// `S_ITEMLIST`: one part of a container's items.
+    pub(crate) fn item_list(&mut self, game_id: u64, list: ItemList) {
+        if self.me.is(game_id) {
+            self.inventory.item_list(list, &mut self.events);
         }
-        Ok(())
     }
 
-    fn position_packet(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::CPlayerLocation5 => {
-                let p = c_player_location::V5::decode(packet)?;
-                self.position.moved(p.loc, Some(p.w), Some(p.dest));
-            }
-            Kind::CNotifyLocationInAction4 => {
-                let p = c_notify_location_in_action::V4::decode(packet)?;
-                self.position.moved(p.loc, Some(p.w), None);
-            }
-            Kind::CNotifyLocationInDash4 => {
-                let p = c_notify_location_in_dash::V4::decode(packet)?;
-                self.position.moved(p.loc, Some(p.w), None);
-            }
-            Kind::SInstantMove3 => {
-                let p = s_instant_move::V3::decode(packet)?;
-                self.moved_by_server(p.game_id, p.loc, p.w, true);
-            }
-            Kind::SInstantDash3 => {
-                let p = s_instant_dash::V3::decode(packet)?;
-                self.moved_by_server(p.game_id, p.loc, p.w, true);
-            }
-            Kind::SActionEnd5 => {
-                let p = s_action_end::V5::decode(packet)?;
-                self.moved_by_server(p.game_id, p.loc, p.w, false);
-            }
-            _ => {}
-        }
-        Ok(())
+    /// `S_REQUEST_CONTRACT`.
+    pub(crate) fn contract_begin(&mut self, kind: i32, id: i32) {
+        self.contract.begin(kind, id, &mut self.events);
     }
 
-    /// The server placed `game_id`: the player (a correction when
-    /// `correction`) or an entity in sight.
-    fn moved_by_server(&mut self, game_id: u64, loc: Vec3, w: Angle, correction: bool) {
+    /// `S_ACCEPT_CONTRACT`, `S_REJECT_CONTRACT`, `S_CANCEL_CONTRACT`.
+    pub(crate) fn contract_end(&mut self, how: ContractEnd) {
+        self.contract.end(how, &mut self.events);
+    }
+
+    /// `S_CREST_INFO`: every glyph and whether it is on.
+    pub(crate) fn crests(&mut self, known: impl IntoIterator<Item = (i32, bool)>) {
+        self.glyphs.set_all(known, &mut self.events);
+    }
+
+    /// `S_CREST_APPLY`.
+    pub(crate) fn crest_apply(&mut self, id: i32, enable: bool) {
+        self.glyphs.apply(id, enable, &mut self.events);
+    }
+
+    /// `S_LOAD_EP_INFO`, `S_LEARN_EP_PERK`, `TTB_S_LOAD_EP_PAGE`,
+    /// `S_RESET_EP_PERK`: perks and their levels.
+    pub(crate) fn perks(&mut self, perks: impl IntoIterator<Item = (u32, u32)>, how: PerkChange) {
+        self.talents.set(perks, how, &mut self.events);
+    }
+
+    /// The player's own movement (`C_PLAYER_LOCATION`,
+    /// `C_NOTIFY_LOCATION_IN_*`).
+    pub(crate) fn player_moved(&mut self, loc: Vec3, w: Angle, dest: Option<Vec3>) {
+        self.position.moved(loc, Some(w), dest);
+    }
+
+    /// The server placed `game_id` (`S_INSTANT_MOVE`, `S_INSTANT_DASH`:
+    /// `correction`; `S_ACTION_END`): the player or an entity in sight.
+    pub(crate) fn moved_by_server(&mut self, game_id: u64, loc: Vec3, w: Angle, correction: bool) {
         if self.me.is(game_id) {
             if !self.on(Submodules::POSITION) {
                 return;
@@ -434,55 +280,36 @@ impl GameState {
         }
     }
 
-    fn entity_packet(&mut self, kind: Kind, packet: &[u8]) -> Result {
-        match kind {
-            Kind::SDespawnUser3 => {
-                let p = s_despawn_user::V3::decode(packet)?;
-                self.entities.despawn(p.game_id, &mut self.events);
-            }
-            Kind::SUserLocation6 => {
-                let p = s_user_location::V6::decode(packet)?;
-                self.entities.moved(p.game_id, p.loc, p.w, Some(p.dest));
-            }
-            Kind::SSpawnNpc12 => {
-                let p = s_spawn_npc::V12::decode(packet)?;
-                let mut npc = Entity::new(p.game_id, EntityKind::Npc, p.loc, p.w);
-                npc.template_id = i64::from(p.template_id);
-                npc.hunting_zone_id = u32::from(p.hunting_zone_id);
-                npc.relation = p.relation;
-                npc.alive = p.status != 4;
-                self.entities.spawn(npc, &mut self.events);
-            }
-            Kind::SDespawnNpc3 => {
-                let p = s_despawn_npc::V3::decode(packet)?;
-                self.entities.despawn(p.game_id, &mut self.events);
-            }
-            Kind::SNpcLocation3 => {
-                let p = s_npc_location::V3::decode(packet)?;
-                self.entities.moved(p.game_id, p.loc, p.w, Some(p.dest));
-            }
-            Kind::SSpawnCollection4 => {
-                let p = s_spawn_collection::V4::decode(packet)?;
-                let mut node = Entity::new(p.game_id, EntityKind::Collection, p.loc, p.w);
-                node.template_id = i64::from(p.id);
-                self.entities.spawn(node, &mut self.events);
-            }
-            Kind::SDespawnCollection2 => {
-                let p = s_despawn_collection::V2::decode(packet)?;
-                self.entities.despawn(p.game_id, &mut self.events);
-            }
-            Kind::SCreatureChangeHp6 => {
-                let p = s_creature_change_hp::V6::decode(packet)?;
-                let hp = i64::try_from(p.cur_hp).unwrap_or(i64::MAX);
-                let max = i64::try_from(p.max_hp).unwrap_or(i64::MAX);
-                self.entities.hp(p.target, hp, max, &mut self.events);
-            }
-            Kind::SBossGageInfo3 => {
-                let p = s_boss_gage_info::V3::decode(packet)?;
-                self.entities.hp(p.id, p.cur_hp, p.max_hp, &mut self.events);
-            }
-            _ => {}
-        }
-        Ok(())
+    /// An entity moves towards `dest` (`S_USER_LOCATION`,
+    /// `S_NPC_LOCATION`).
+    pub(crate) fn entity_moved(&mut self, game_id: u64, loc: Vec3, w: Angle, dest: Vec3) {
+        self.entities.moved(game_id, loc, w, Some(dest));
+    }
+
+    /// `S_DESPAWN_USER`, `S_DESPAWN_NPC`, `S_DESPAWN_COLLECTION`.
+    pub(crate) fn despawn(&mut self, game_id: u64) {
+        self.entities.despawn(game_id, &mut self.events);
+    }
+
+    /// `S_SPAWN_NPC`.
+    pub(crate) fn spawn_npc(&mut self, spawn: NpcSpawn) {
+        let mut npc = Entity::new(spawn.game_id, EntityKind::Npc, spawn.loc, spawn.w);
+        npc.template_id = i64::from(spawn.template_id);
+        npc.hunting_zone_id = spawn.hunting_zone_id;
+        npc.relation = spawn.relation;
+        npc.alive = spawn.status != 4;
+        self.entities.spawn(npc, &mut self.events);
+    }
+
+    /// `S_SPAWN_COLLECTION`: a gathering node.
+    pub(crate) fn spawn_collection(&mut self, game_id: u64, id: i32, loc: Vec3, w: Angle) {
+        let mut node = Entity::new(game_id, EntityKind::Collection, loc, w);
+        node.template_id = i64::from(id);
+        self.entities.spawn(node, &mut self.events);
+    }
+
+    /// `S_CREATURE_CHANGE_HP`, `S_BOSS_GAGE_INFO`.
+    pub(crate) fn entity_hp(&mut self, game_id: u64, hp: i64, max_hp: i64) {
+        self.entities.hp(game_id, hp, max_hp, &mut self.events);
     }
 }

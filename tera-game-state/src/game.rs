@@ -15,9 +15,10 @@ use crate::inventory::Inventory;
 use crate::me::{Connection, Me};
 use crate::party::Party;
 use crate::position::Position;
+use crate::read_error::ReadError;
 use crate::session::{Session, SessionState};
 use crate::submodule::Submodules;
-use crate::table::{self, Kind, OpcodeTable};
+use crate::table::{Entry, How, OpcodeTable};
 use crate::talents::Talents;
 
 /// How a connection's game state reads packets.
@@ -41,6 +42,11 @@ pub struct GameConfig {
     /// from: the system's by default; a [`ManualClock`](crate::ManualClock)'s
     /// in tests, so none sleeps.
     pub clock: Clock,
+    /// Defs loaded at run time (a client build's own def folder): each
+    /// packet game state reads is read from them when they hold it (the
+    /// version read at `patch` if they have it, else their newest), and
+    /// compiled in otherwise.
+    pub defs: Option<Arc<tera_dynamic::Catalog>>,
 }
 
 /// A packet that did not decode as the def game state reads.
@@ -51,7 +57,7 @@ pub struct DecodeFailure {
     /// The def version tried.
     pub version: u32,
     /// Why.
-    pub error: tera_packets::Error,
+    pub error: ReadError,
 }
 
 /// What mods know of the game on one connection (tera-game-state's
@@ -76,8 +82,9 @@ pub struct GameState {
     pub(crate) patch: Option<u32>,
     pub(crate) data: Arc<GameData>,
     pub(crate) enabled: Submodules,
+    pub(crate) defs: Option<Arc<tera_dynamic::Catalog>>,
     map: Option<Arc<ProtocolMap>>,
-    table: OpcodeTable,
+    table: OpcodeTable<GameState>,
     pub(crate) session: Session,
     pub(crate) me: Me,
     pub(crate) party: Party,
@@ -100,6 +107,7 @@ impl GameState {
             patch: config.patch,
             data: config.data,
             enabled: Submodules::DEFAULT,
+            defs: config.defs,
             map: None,
             table: OpcodeTable::default(),
             session: Session::default(),
@@ -171,7 +179,7 @@ impl GameState {
 
     fn rebuild_table(&mut self) {
         if let Some(map) = &self.map {
-            self.table = OpcodeTable::new(map, self.patch, self.enabled);
+            self.table = self.opcode_table(map);
         }
     }
 
@@ -187,28 +195,38 @@ impl GameState {
     #[inline]
     pub fn feed(&mut self, opcode: u16, packet: &[u8]) -> &[GameEvent] {
         match self.table.get(opcode) {
-            Some(kind) => self.feed_kind(kind, packet),
+            Some(entry) => {
+                let entry = entry.clone();
+                self.feed_entry(&entry, packet)
+            }
             None => &[],
         }
     }
 
     /// Feeds a whole packet by name (no map needed): the def version is the
-    /// one game state reads at its patch.
+    /// one game state reads at its patch (from the defs loaded at run time
+    /// when they hold it).
     pub fn feed_named(&mut self, name: &str, packet: &[u8]) -> &[GameEvent] {
-        match table::choose(name, self.patch) {
-            Some(row) if row.needs.intersects(self.enabled) => self.feed_kind(row.kind, packet),
-            _ => &[],
+        match self.entry_named(name) {
+            Some(entry) => self.feed_entry(&entry, packet),
+            None => &[],
         }
     }
 
-    fn feed_kind(&mut self, kind: Kind, packet: &[u8]) -> &[GameEvent] {
+    fn feed_entry(&mut self, entry: &Entry<GameState>, packet: &[u8]) -> &[GameEvent] {
         self.events.clear();
-        if let Err(error) = self.dispatch(kind, packet) {
+        let read = match &entry.how {
+            How::Compiled(read) => read(self, packet),
+            How::Loaded(schema, read) => match schema.decode(packet) {
+                Ok(record) => read(self, crate::fields::Fields(&record)),
+                Err(e) => Err(ReadError::from(e)),
+            },
+        };
+        if let Err(error) = read {
             self.failures += 1;
-            let row = table::ROWS.iter().find(|r| r.kind == kind);
-            self.last_failure = row.map(|r| DecodeFailure {
-                name: r.name,
-                version: r.version,
+            self.last_failure = Some(DecodeFailure {
+                name: entry.name,
+                version: entry.version,
                 error,
             });
         }
@@ -227,11 +245,20 @@ impl GameState {
         (self.failures, self.last_failure.as_ref())
     }
 
-    /// The packets game state cannot read at its patch (their defs here are
-    /// of later patches).
+    /// The packets game state cannot read at its patch: their compiled-in
+    /// defs are of later patches, and the defs loaded at run time (if any)
+    /// hold none.
     #[must_use]
     pub fn unsupported(&self) -> Vec<&'static str> {
-        table::unsupported(self.patch)
+        self.unsupported_names()
+    }
+
+    /// Each packet of the bound map that game state reads: its name, the
+    /// def version read, and whether that def was loaded at run time
+    /// (else compiled in); sorted by name.
+    #[must_use]
+    pub fn versions_read(&self) -> Vec<(&'static str, u32, bool)> {
+        self.table.versions()
     }
 
     /// The patch game state reads for.

@@ -95,6 +95,7 @@ fn diff_in(dir: &Path, file: &str) -> (Counts, Vec<String>) {
             .as_u64()
             .map(|s| u32::try_from(s).expect("a server")),
         clock: clock.clock(),
+        defs: None,
     });
     let steps = session["steps"].as_array().expect("steps");
     let traced = trace["steps"].as_array().expect("trace steps");
