@@ -200,10 +200,13 @@ impl MapSource {
     /// ```
     /// use tera_proxy::MapSource;
     ///
-    /// let MapSource::Fixed(map) = MapSource::test_map_with(&["S_DEAD_LOCATION", "S_CHAT"]) else {
+    /// let MapSource::Fixed(map) = MapSource::test_map_with(&["S_MY_MOD_NOTICE", "S_CHAT"]) else {
     ///     unreachable!()
     /// };
-    /// assert_eq!(map.code("S_DEAD_LOCATION"), Some(40000));
+    /// // No map has the mod's own name: it gets a free opcode from 40000.
+    /// let code = map.code("S_MY_MOD_NOTICE").unwrap();
+    /// assert!(code >= 40000);
+    /// assert_eq!(map.name(code), Some("S_MY_MOD_NOTICE"));
     /// assert_eq!(map.code("S_CHAT"), tera_data::protocol_map().and_then(|m| m.code("S_CHAT")));
     /// ```
     #[must_use]
