@@ -54,8 +54,26 @@ impl Mod for Toolbox {
 }
 
 /// Records the events of target `tera_proxy::mods`: level, `module`,
-/// message.
-struct Recorder(Notes);
+/// message, each in the list of the thread that logged it. It is the
+/// global subscriber, set once: with a subscriber set per test
+/// (`set_default`), a callsite first reached by a test without one, on
+/// another thread at the same moment, can keep an interest of "never" and
+/// the logging test misses events.
+struct Recorder;
+
+thread_local! {
+    static LOGGED: Notes = Notes::default();
+}
+
+/// This thread's list of events (a `current_thread` tokio test runs its
+/// connection on its own thread).
+fn logged() -> Notes {
+    static GLOBAL: std::sync::Once = std::sync::Once::new();
+    GLOBAL.call_once(|| {
+        tracing::subscriber::set_global_default(Recorder).expect("no other global subscriber");
+    });
+    LOGGED.with(Arc::clone)
+}
 
 struct Fields {
     module: String,
@@ -95,12 +113,14 @@ impl tracing::Subscriber for Recorder {
             message: String::new(),
         };
         event.record(&mut fields);
-        self.0.lock().unwrap().push(format!(
-            "{} [{}] {}",
-            event.metadata().level(),
-            fields.module,
-            fields.message
-        ));
+        LOGGED.with(|logged| {
+            logged.lock().unwrap().push(format!(
+                "{} [{}] {}",
+                event.metadata().level(),
+                fields.module,
+                fields.message
+            ))
+        });
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
@@ -108,8 +128,8 @@ impl tracing::Subscriber for Recorder {
 
 #[tokio::test]
 async fn a_mod_logs_under_its_name_and_is_unloaded_when_the_connection_ends() {
-    let logged = Notes::default();
-    let _guard = tracing::subscriber::set_default(Recorder(Arc::clone(&logged)));
+    let logged = logged();
+    logged.lock().unwrap().clear();
     let notes = Notes::default();
     let conn = connection();
     conn.add_mod(Toolbox {
