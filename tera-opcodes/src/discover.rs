@@ -26,6 +26,7 @@ use weigh::{Reading, Weigher};
 
 use crate::defset::DefSet;
 use crate::fit::fit_name;
+use crate::layout_rates::LayoutRates;
 use crate::links::{Digest, Fields};
 use crate::matching::{Chosen, Edge, assign};
 use crate::report::{Entry, Evidence, Report, Unexplained};
@@ -45,7 +46,9 @@ pub const DEFAULT_THRESHOLD: f64 = 10.0;
 const ANCHOR: f64 = 12.0;
 /// Structure beyond this says nothing more.
 const STRUCTURE_CAP: f64 = 256.0;
-/// Plausible values beyond this say nothing more.
+/// Values plausible or not beyond this say nothing more, either way: defs
+/// read some integers as floats, and a field the game leaves unset holds
+/// anything.
 const VALUES_CAP: f64 = 6.0;
 /// The previous map naming a packet at all: it was live in the last
 /// version, and most packets live on while few new ones come (about
@@ -66,10 +69,12 @@ const SYSTEM_MESSAGE_BITS: f64 = 12.0;
 /// name being none of those the set holds.
 const UNKNOWN_BITS: f64 = 12.0;
 /// An entry's odds against its opcode's true def being one the set lacks:
-/// its weight less what such a def would have gained by its layout and
-/// field names alone, [`UNKNOWN_BITS`] at most.
+/// its weight less what such a def would have gained by field names and
+/// values alone, [`UNKNOWN_BITS`] at most. The fit itself such a def
+/// gains only as often as its layout is as rare as this one's, which the
+/// fit's bits already count ([`candidate::rarity`]).
 fn unknown_margin(c: &Candidate) -> f64 {
-    c.weight - c.generic.clamp(0.0, UNKNOWN_BITS)
+    c.weight - (c.generic - candidate::fit_bits(c)).clamp(0.0, UNKNOWN_BITS)
 }
 
 /// Rounds at most (they stop as soon as the sure entries settle).
@@ -152,21 +157,18 @@ impl Discovery {
         let pinned_groups: BTreeSet<usize> = pins.iter().filter_map(|p| p.group).collect();
         let pinned_names: BTreeSet<usize> = pins.iter().filter_map(|p| p.def).collect();
         let mut cands = self.candidates(samples, &pinned_groups, &pinned_names, &mut fields);
-        candidate::bound_fits(&mut cands, samples);
+        let layouts = LayoutRates::measure(
+            &self.defs,
+            cands.iter().map(|c| c.name).collect::<BTreeSet<usize>>(),
+        );
+        let rarity = candidate::rarity(&cands, samples, &layouts);
+        candidate::bound_fits(&mut cands, samples, &rarity);
         let weigher = Weigher {
             defs: &self.defs,
             rules: &self.rules,
         };
         let lives = weigher.lives(samples, &cands);
-        let reading = Reading::new(
-            &self.defs,
-            samples,
-            &order,
-            &lives,
-            &fields,
-            &cands,
-            &self.rules,
-        );
+        let reading = Reading::new(&weigher, samples, &order, &lives, &fields, &cands, rarity);
 
         let mut anchors: Vec<(usize, usize)> = Vec::new();
         let mut chosen = Vec::new();
@@ -287,7 +289,7 @@ impl Discovery {
                         bits: fit.structure.min(STRUCTURE_CAP),
                     },
                     Evidence::Values {
-                        bits: fit.plausibility.min(VALUES_CAP),
+                        bits: fit.plausibility.clamp(-VALUES_CAP, VALUES_CAP),
                     },
                 ];
                 if let Some(prev) = &self.previous

@@ -57,6 +57,7 @@ mod defset;
 mod discover;
 mod field_names;
 mod fit;
+mod layout_rates;
 mod leaves;
 mod links;
 mod lives;

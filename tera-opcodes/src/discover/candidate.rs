@@ -2,7 +2,10 @@
 
 use std::collections::HashMap;
 
+use tera_sessions::Direction;
+
 use crate::fit::Fit;
+use crate::layout_rates::LayoutRates;
 use crate::links::Digest;
 use crate::report::Evidence;
 use crate::samples::Samples;
@@ -62,30 +65,58 @@ pub(super) struct Pin {
 /// offsets tested again where the packet's variable parts differ.
 const LENGTH_BITS: f64 = 6.0;
 
-/// Bounds each candidate's fit by how specific the def is in this very
-/// session: a def that fits `k` other groups of the direction, of `n`,
-/// singles a group out by `log2((n + 1) / (k + 1))` bits at one length,
-/// [`LENGTH_BITS`] more for each further length. Real packets share
-/// layouts (a list of 8-byte entries, a leading id, a string at the
-/// header's end), so the bits a layout pins against random bytes say far
-/// more than its fit tells one real packet from another.
-pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples) {
-    let mut fits: HashMap<usize, usize> = HashMap::new();
-    for c in cands.iter() {
-        *fits.entry(c.name).or_default() += 1;
+/// What a name's def fitting a group says, in bits, by name: the odds
+/// against the def fitting a packet of another name, as the rarer of two
+/// counts allows: the share of the def set's other layouts it fits
+/// ([`LayoutRates`]), and the share of the session's other groups of its
+/// side it fits. Real packets share layouts (a list of 8-byte entries, a
+/// leading id, a string at the header's end), so the bits a layout pins
+/// against random bytes say far more than its fit tells one real packet
+/// from another; a def that fits many of the session's groups is common
+/// whatever the def set says.
+pub(super) fn rarity(
+    cands: &[Candidate],
+    samples: &Samples,
+    layouts: &LayoutRates,
+) -> HashMap<usize, f64> {
+    let mut fits: HashMap<usize, (usize, Direction)> = HashMap::new();
+    let groups = samples.groups();
+    for c in cands {
+        let e = fits.entry(c.name).or_insert((0, groups[c.group].direction));
+        e.0 += 1;
     }
+    let side = |d: Direction| groups.iter().filter(|g| g.direction == d).count();
+    fits.into_iter()
+        .map(|(name, (k, direction))| {
+            let others = (k - 1) as f64 / (side(direction) + 1) as f64;
+            let share = layouts.share(name).max(others);
+            (name, -share.log2())
+        })
+        .collect()
+}
+
+/// Bounds each candidate's fit by its def's [`rarity`] at one length,
+/// [`LENGTH_BITS`] more for each further length.
+pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples, rarity: &HashMap<usize, f64>) {
     let groups = samples.groups();
     for c in cands.iter_mut() {
-        let direction = groups[c.group].direction;
-        let n = groups.iter().filter(|g| g.direction == direction).count();
-        let others = fits[&c.name] - 1;
         let lengths = groups[c.group].lengths();
-        let specific = ((n + 1) as f64 / (others + 1) as f64).log2()
-            + LENGTH_BITS * lengths.saturating_sub(1) as f64;
+        let specific = rarity[&c.name] + LENGTH_BITS * lengths.saturating_sub(1) as f64;
         for e in &mut c.fixed {
             if let Evidence::Fit { bits, .. } = e {
                 *bits = bits.min(specific);
             }
         }
     }
+}
+
+/// The bits of a candidate's fit, as bounded.
+pub(super) fn fit_bits(c: &Candidate) -> f64 {
+    c.fixed
+        .iter()
+        .map(|e| match e {
+            Evidence::Fit { bits, .. } => *bits,
+            _ => 0.0,
+        })
+        .sum()
 }

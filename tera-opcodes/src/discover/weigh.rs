@@ -52,21 +52,21 @@ pub(super) struct Reading<'a> {
     pub(super) by_pair: HashMap<(usize, usize), usize>,
     /// The names whose def fits some group.
     pub(super) fitting: HashSet<usize>,
-    /// What a name's def fitting a group says: `log2((n + 1) / (k + 1))`
-    /// for a def that fits k of the n groups of its side.
+    /// What a name's def fitting a group says ([`rarity`](super::candidate::rarity)).
     pub(super) specific: HashMap<usize, f64>,
 }
 
 impl<'a> Reading<'a> {
     pub(super) fn new(
-        defs: &DefSet,
+        weigher: &Weigher<'_>,
         samples: &'a Samples,
         order: &'a Order,
         lives: &'a Lives,
         fields: &'a Fields,
         cands: &[Candidate],
-        rules: &GameRules,
+        specific: HashMap<usize, f64>,
     ) -> Reading<'a> {
+        let Weigher { defs, rules } = *weigher;
         let mut consequences: HashMap<usize, Vec<usize>> = HashMap::new();
         for (cause, effect) in rules.consequences.iter().map(|r| &r.rule) {
             if let (Some(a), Some(b)) = (defs.index(cause), defs.index(effect)) {
@@ -86,26 +86,6 @@ impl<'a> Reading<'a> {
             .map(|(i, c)| ((c.group, c.name), i))
             .collect();
         let fitting: HashSet<usize> = cands.iter().map(|c| c.name).collect();
-        let mut fits_of: HashMap<usize, usize> = HashMap::new();
-        for c in cands {
-            *fits_of.entry(c.name).or_default() += 1;
-        }
-        let side = |client: bool| {
-            samples
-                .groups()
-                .iter()
-                .filter(|g| (g.direction == tera_sessions::Direction::ClientToServer) == client)
-                .count()
-        };
-        let sides = [side(true), side(false)];
-        let specific = fits_of
-            .into_iter()
-            .map(|(n, k)| {
-                let client = defs.names[n].direction == tera_sessions::Direction::ClientToServer;
-                let n_side = sides[usize::from(!client)];
-                (n, ((n_side + 1) as f64 / (k + 1) as f64).log2())
-            })
-            .collect();
         Reading {
             samples,
             order,
