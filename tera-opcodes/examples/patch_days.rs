@@ -31,9 +31,10 @@ use std::time::Instant;
 
 use tera_dynamic::Catalog;
 use tera_opcodes::simulate::{
-    Breakdown, Calibration, PatchChanges, Perturbation, Protocol, Score, patch_day, play_as,
+    Breakdown, Calibration, PatchChanges, Perturbation, Protocol, Score, explain, patch_day,
+    play_as,
 };
-use tera_opcodes::{DEFAULT_THRESHOLD, DefSet, Discovery, GameRules, ProtocolMap, Report, Samples};
+use tera_opcodes::{DEFAULT_THRESHOLD, DefSet, Discovery, GameRules, Samples};
 use tera_sessions::SessionId;
 
 /// The runs of each patch day: the game rules on or off, the previous
@@ -121,7 +122,7 @@ fn main() {
                 s.right, s.seen, s.written, s.wrong,
             );
             if verbose {
-                explain(&report, &samples, &truth);
+                eprint!("{}", explain(&report, &samples, &truth, true));
             }
             add(&mut totals[k], &s);
             breakdowns[k].add(&report, &samples, &truth);
@@ -165,43 +166,6 @@ fn add(total: &mut Score, s: &Score) {
     total.written += s.written;
     total.wrong += s.wrong;
     total.duplicates += s.duplicates;
-}
-
-/// Each wrong entry, and each opcode left out with its best candidate.
-fn explain(report: &Report, samples: &Samples, truth: &ProtocolMap) {
-    let summary = |e: &tera_opcodes::Entry| -> Vec<String> {
-        e.evidence.iter().map(|x| x.summary()).collect()
-    };
-    for e in &report.entries {
-        if e.margin.is_finite() && truth.name(e.opcode) != Some(e.name.as_str()) {
-            eprintln!(
-                "  wrong {} at {} (truly {:?}), margin {:.1}: {:?}",
-                e.name,
-                e.opcode,
-                truth.name(e.opcode),
-                e.margin,
-                summary(e)
-            );
-        }
-    }
-    for g in samples.groups() {
-        if report.entries.iter().any(|e| e.opcode == g.opcode) {
-            continue;
-        }
-        let best = report.candidates.iter().find(|e| e.opcode == g.opcode);
-        eprintln!(
-            "  left out {} ({} packets, {} lengths): {:?}",
-            truth.name(g.opcode).unwrap_or("?"),
-            g.len(),
-            g.lengths(),
-            best.map(|c| (
-                &c.name,
-                (c.margin * 10.0).round() / 10.0,
-                &c.beat,
-                summary(c)
-            ))
-        );
-    }
 }
 
 fn table(seeds: u64, totals: &[Score; RUNS.len()]) {

@@ -6,10 +6,18 @@
 //! figures, every wrong entry and every opcode missed with its best
 //! candidate, and the written entries by confidence band.
 //!
+//! With DRIFTS, then as many drifted copies of the session
+//! ([`simulate::drift`](tera_opcodes::simulate::drift): names gone, new
+//! and stale, neighbours swapped, unknown packets among the others), as a
+//! build some patches away and as one years away, each discovered with
+//! only the fixed opcodes known, rules on and off: what the rules written
+//! from this session are worth on sessions that do not follow them to the
+//! letter.
+//!
 //! ```sh
-//! cargo run --release -p tera-opcodes --example real_session -- \
+//! cargo run --release -p tera-opcodes --features simulate --example real_session -- \
 //!     ../shared/real-sessions/classic-plus-376012-server.jsonl \
-//!     ../shared/real-sessions/defs-376012 ../shared/real-sessions/protocol.376012.map
+//!     ../shared/real-sessions/defs-376012 ../shared/real-sessions/protocol.376012.map [DRIFTS]
 //! ```
 //!
 //! Defs the front end rejects are skipped with a diagnostic on stderr. A
@@ -20,15 +28,19 @@
 use std::path::Path;
 
 use tera_dynamic::Catalog;
-use tera_opcodes::simulate::{Calibration, Score};
-use tera_opcodes::{DefSet, Discovery, FIXED, GameRules, ProtocolMap, Report, Samples};
-use tera_sessions::Events;
+use tera_opcodes::simulate::{Calibration, Drift, Recorded, Score, drift, explain};
+use tera_opcodes::{DefSet, Discovery, FIXED, GameRules, ProtocolMap, Samples};
+use tera_sessions::{Event, Events};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [source, defs_dir, map_path] = &args[..] else {
-        eprintln!("usage: real_session SOURCE DEFS_DIR MAP");
-        std::process::exit(2);
+    let (source, defs_dir, map_path, drifts) = match &args[..] {
+        [s, d, m] => (s, d, m, 0),
+        [s, d, m, n] if n.parse::<u64>().is_ok() => (s, d, m, n.parse().unwrap_or(0)),
+        _ => {
+            eprintln!("usage: real_session SOURCE DEFS_DIR MAP [DRIFTS]");
+            std::process::exit(2);
+        }
     };
     let truth = match load_map(Path::new(map_path)) {
         Ok(m) => m,
@@ -44,11 +56,17 @@ fn main() {
     }
     let defs = DefSet::from_catalog(&catalog);
     let mut samples = Samples::new();
+    let mut recorded: Vec<Recorded> = Vec::new();
     match Events::open(source) {
         Ok(events) => {
             for event in events {
                 match event {
-                    Ok(e) => samples.push(&e),
+                    Ok(e) => {
+                        samples.push(&e);
+                        if let Event::Packet(p) = e {
+                            recorded.push((p.time, p.direction, p.bytes.to_vec()));
+                        }
+                    }
                     Err(e) => {
                         eprintln!("{source}: {e}");
                         break;
@@ -86,7 +104,8 @@ fn main() {
                 100.0 * score.right as f64 / score.seen.max(1) as f64,
                 100.0 * score.precision()
             );
-            explain(&report, &samples, &truth);
+            let verbose = std::env::var_os("REAL_SESSION_VERBOSE").is_some();
+            print!("{}", explain(&report, &samples, &truth, verbose));
             if rules_label == "rules on" {
                 calibration.add(&report, &truth);
             }
@@ -94,6 +113,60 @@ fn main() {
     }
     println!();
     println!("Written entries by confidence band (rules on, both runs):");
+    println!();
+    print!("{}", calibration.table());
+    if drifts > 0 {
+        drifted(&recorded, &defs, &truth, drifts, &Drift::patches_away());
+        drifted(&recorded, &defs, &truth, drifts, &Drift::years_away());
+    }
+}
+
+/// Discovery on `n` drifted copies of the session, rules on and off: the
+/// figures summed, and the written entries by confidence band.
+fn drifted(recorded: &[Recorded], defs: &DefSet, truth: &ProtocolMap, n: u64, how: &Drift) {
+    let mut totals = [Score::default(), Score::default()];
+    let mut calibration = Calibration::default();
+    let verbose = std::env::var_os("REAL_SESSION_VERBOSE").is_some();
+    for seed in 1..=n {
+        let d = drift(recorded, defs, truth, how, seed);
+        for (k, rules) in [GameRules::standard(), GameRules::none()]
+            .into_iter()
+            .enumerate()
+        {
+            let mut samples = d.samples.clone();
+            let report = Discovery::new(d.defs.clone())
+                .rules(rules)
+                .run(&mut samples);
+            let score = Score::of_fitting(&report, &samples, &d.truth, &d.defs);
+            if verbose || score.wrong > 0 {
+                print!(
+                    "drift {seed}{}",
+                    explain(&report, &samples, &d.truth, false).replace("  wrong", " wrong")
+                );
+            }
+            totals[k].seen += score.seen;
+            totals[k].right += score.right;
+            totals[k].written += score.written;
+            totals[k].wrong += score.wrong;
+            if k == 0 {
+                calibration.add(&report, &d.truth);
+            }
+        }
+    }
+    println!();
+    println!("{n} drifted copies ({how:?}):");
+    for (label, t) in ["rules on", "rules off"].iter().zip(&totals) {
+        println!(
+            "{label}: {} opcodes whose def fits; {} written, {} right, {} wrong; recall {:.1}%",
+            t.seen,
+            t.written,
+            t.right,
+            t.wrong,
+            100.0 * t.right as f64 / t.seen.max(1) as f64
+        );
+    }
+    println!();
+    println!("Written entries by confidence band (rules on):");
     println!();
     print!("{}", calibration.table());
 }
@@ -125,45 +198,4 @@ fn partial_map(truth: &ProtocolMap, samples: &Samples, n: usize) -> ProtocolMap 
         map.insert(name, code);
     }
     map
-}
-
-/// Each wrong entry, and each opcode whose truth was not written.
-fn explain(report: &Report, samples: &Samples, truth: &ProtocolMap) {
-    let summary = |e: &tera_opcodes::Entry| -> Vec<String> {
-        e.evidence.iter().map(|x| x.summary()).collect()
-    };
-    for e in &report.entries {
-        if e.margin.is_finite() && truth.name(e.opcode) != Some(e.name.as_str()) {
-            println!(
-                "  wrong {} at {} (truly {:?}), margin {:.1}: {:?}",
-                e.name,
-                e.opcode,
-                truth.name(e.opcode),
-                e.margin,
-                summary(e)
-            );
-        }
-    }
-    if std::env::var_os("REAL_SESSION_VERBOSE").is_none() {
-        return;
-    }
-    for g in samples.groups() {
-        if report.entries.iter().any(|e| e.opcode == g.opcode) {
-            continue;
-        }
-        let best = report.candidates.iter().find(|e| e.opcode == g.opcode);
-        println!(
-            "  left out {} {} ({} packets, {} lengths): {:?}",
-            g.opcode,
-            truth.name(g.opcode).unwrap_or("?"),
-            g.len(),
-            g.lengths(),
-            best.map(|c| (
-                &c.name,
-                (c.margin * 10.0).round() / 10.0,
-                &c.beat,
-                summary(c)
-            ))
-        );
-    }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use crate::defset::DefSet;
 use crate::discover::FIXED;
 use crate::fit::fit_name;
-use crate::report::Report;
+use crate::report::{Entry, Report};
 use crate::samples::Samples;
 use tera_dynamic::ProtocolMap;
 
@@ -122,4 +122,48 @@ impl Calibration {
         }
         out
     }
+}
+
+/// Each entry written against `truth` (the name, the opcode, the true
+/// name, the margin and the evidence), then with `left_out` each opcode
+/// whose truth was not written, with its best candidate: a line each, for
+/// examples and tests to print.
+pub fn explain(report: &Report, samples: &Samples, truth: &ProtocolMap, left_out: bool) -> String {
+    let summary = |e: &Entry| -> Vec<String> { e.evidence.iter().map(|x| x.summary()).collect() };
+    let mut out = String::new();
+    for e in &report.entries {
+        if e.margin.is_finite() && truth.name(e.opcode) != Some(e.name.as_str()) {
+            out += &format!(
+                "  wrong {} at {} (truly {:?}), margin {:.1}: {:?}\n",
+                e.name,
+                e.opcode,
+                truth.name(e.opcode),
+                e.margin,
+                summary(e)
+            );
+        }
+    }
+    if !left_out {
+        return out;
+    }
+    for g in samples.groups() {
+        if report.entries.iter().any(|e| e.opcode == g.opcode) {
+            continue;
+        }
+        let best = report.candidates.iter().find(|e| e.opcode == g.opcode);
+        out += &format!(
+            "  left out {} {} ({} packets, {} lengths): {:?}\n",
+            g.opcode,
+            truth.name(g.opcode).unwrap_or("?"),
+            g.len(),
+            g.lengths(),
+            best.map(|c| (
+                &c.name,
+                (c.margin * 10.0).round() / 10.0,
+                &c.beat,
+                summary(c)
+            ))
+        );
+    }
+    out
 }

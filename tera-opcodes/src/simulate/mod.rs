@@ -12,6 +12,7 @@
 
 mod breakdown;
 mod capture;
+mod drift;
 mod fill;
 mod grade;
 mod perturb;
@@ -20,7 +21,8 @@ mod world;
 
 pub use breakdown::{Breakdown, Outcome, Shape};
 pub use capture::write_capture;
-pub use grade::{BANDS, Calibration};
+pub use drift::{Drift, Drifted, Recorded, drift};
+pub use grade::{BANDS, Calibration, explain};
 pub use perturb::{PatchChanges, Perturbation};
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
