@@ -60,13 +60,24 @@ impl<'a> Alignment<'a> {
     }
 
     /// The one group that place `r` (an index into `open`) lines up with
-    /// in every alignment that keeps the most pairs, if there is one.
-    pub(crate) fn only_group(&self, r: usize) -> Option<usize> {
+    /// in every alignment that keeps the most pairs, or all but `slack` of
+    /// them, if there is one and no alignment keeping the most pairs
+    /// leaves the place empty. With a slack, a place the session left out
+    /// (a name this build does not send) cannot pass its neighbour's
+    /// packet to the next place unseen: the alignment that skips it keeps
+    /// one pair fewer and puts the neighbour elsewhere.
+    pub(crate) fn only_group(&self, r: usize, slack: u32) -> Option<usize> {
         let best = self.before[self.open.len()][self.seen.len()];
+        // A place that an alignment keeping the most pairs leaves empty
+        // may be a name this session does not send: it has no group.
+        let empty = (0..=self.seen.len()).any(|j| self.before[r][j] + self.after[r + 1][j] == best);
+        if empty {
+            return None;
+        }
         let mut groups: Vec<usize> = (0..self.seen.len())
             .filter(|&j| {
                 (self.fits)(self.seen[j], self.open[r])
-                    && self.before[r][j] + 1 + self.after[r + 1][j + 1] == best
+                    && self.before[r][j] + 1 + self.after[r + 1][j + 1] + slack >= best
             })
             .map(|j| self.seen[j])
             .collect();
@@ -90,16 +101,16 @@ mod tests {
         let open = [0, 1, 2];
         let a = Alignment::new(&open, &[10, 11, 12], &fits);
         assert!(a.complete());
-        assert_eq!(a.only_group(1), Some(11));
+        assert_eq!(a.only_group(1, 0), Some(11));
         // Two groups where one name goes: either could be it.
         let b = Alignment::new(&open, &[10, 11, 14, 12], &fits);
-        assert_eq!(b.only_group(1), None);
+        assert_eq!(b.only_group(1, 0), None);
         // 13 fits only place 0, so it cannot be place 1 or 2.
         let c = Alignment::new(&open, &[13, 11, 12], &fits);
-        assert_eq!(c.only_group(0), Some(13));
+        assert_eq!(c.only_group(0, 0), Some(13));
         // The same group twice is still one group.
         let d = Alignment::new(&open, &[10, 11, 11, 12], &fits);
-        assert_eq!(d.only_group(1), Some(11));
+        assert_eq!(d.only_group(1, 0), Some(11));
         let e = Alignment::new(&open, &[10, 13], &fits);
         assert!(!e.complete());
     }

@@ -95,13 +95,32 @@ pub(super) fn rarity(
         .collect()
 }
 
+/// Structure below which a fit pins nothing but the packet's length: a
+/// text pins its offset and NUL (32 bits), a list element its links; a
+/// few bools and empty lists are zeros, which a third of the session's
+/// packets hold anywhere.
+const WEAK_STRUCTURE: f64 = 32.0;
+
 /// Bounds each candidate's fit by its def's [`rarity`] at one length,
-/// [`LENGTH_BITS`] more for each further length.
+/// [`LENGTH_BITS`] more for each further length. A fit of weak structure
+/// ([`WEAK_STRUCTURE`]: no text, no list that holds anything) counts no
+/// more than the odds against a group of its side having its length: the
+/// def set's layouts say how rare a length is among the packets it knows,
+/// but a third of a real session's opcodes have no def that fits, and
+/// their lengths are anything.
 pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples, rarity: &HashMap<usize, f64>) {
     let groups = samples.groups();
     for c in cands.iter_mut() {
-        let lengths = groups[c.group].lengths();
-        let specific = rarity[&c.name] + LENGTH_BITS * lengths.saturating_sub(1) as f64;
+        let group = &groups[c.group];
+        let lengths = group.lengths();
+        let mut specific = rarity[&c.name] + LENGTH_BITS * lengths.saturating_sub(1) as f64;
+        if c.fit.structure < WEAK_STRUCTURE {
+            let side = groups.iter().filter(|g| g.direction == group.direction);
+            let (n, same) = side.fold((0usize, 0usize), |(n, same), g| {
+                (n + 1, same + usize::from(g.shortest == group.shortest))
+            });
+            specific = specific.min(((n + 1) as f64 / same as f64).log2());
+        }
         for e in &mut c.fixed {
             if let Evidence::Fit { bits, .. } = e {
                 *bits = bits.min(specific);
