@@ -66,10 +66,10 @@ pub(super) struct Pin {
 const LENGTH_BITS: f64 = 6.0;
 
 /// What a name's def fitting a group says, in bits, by name: the odds
-/// against the def fitting a packet of another name, as the rarer of two
-/// counts allows: the share of the def set's other layouts it fits
-/// ([`LayoutRates`]), and the share of the session's other groups of its
-/// side it fits. Real packets share layouts (a list of 8-byte entries, a
+/// against the def fitting a packet of another name, by the larger of two
+/// shares: of the def set's other layouts, those it fits
+/// ([`LayoutRates`]); of the session's other groups of its side, those it
+/// fits. Real packets share layouts (a list of 8-byte entries, a
 /// leading id, a string at the header's end), so the bits a layout pins
 /// against random bytes say far more than its fit tells one real packet
 /// from another; a def that fits many of the session's groups is common
