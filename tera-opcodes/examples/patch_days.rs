@@ -124,7 +124,7 @@ fn main() {
             if verbose {
                 eprint!("{}", explain(&report, &samples, &truth, true));
             }
-            add(&mut totals[k], &s);
+            totals[k] += s;
             breakdowns[k].add(&report, &samples, &truth);
             if rules {
                 calibration.add(&report, &truth);
@@ -158,14 +158,6 @@ fn losses(seeds: u64, breakdowns: &[Breakdown]) {
         println!();
         println!("Missed most (of {seeds} seeds): {}", missed.join(", "));
     }
-}
-
-fn add(total: &mut Score, s: &Score) {
-    total.seen += s.seen;
-    total.right += s.right;
-    total.written += s.written;
-    total.wrong += s.wrong;
-    total.duplicates += s.duplicates;
 }
 
 fn table(seeds: u64, totals: &[Score; RUNS.len()]) {

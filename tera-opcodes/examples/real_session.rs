@@ -144,10 +144,7 @@ fn drifted(recorded: &[Recorded], defs: &DefSet, truth: &ProtocolMap, n: u64, ho
                     explain(&report, &samples, &d.truth, false).replace("  wrong", " wrong")
                 );
             }
-            totals[k].seen += score.seen;
-            totals[k].right += score.right;
-            totals[k].written += score.written;
-            totals[k].wrong += score.wrong;
+            totals[k] += score;
             if k == 0 {
                 calibration.add(&report, &d.truth);
             }

@@ -110,15 +110,20 @@ const WEAK_STRUCTURE: f64 = 32.0;
 /// their lengths are anything.
 pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples, rarity: &HashMap<usize, f64>) {
     let groups = samples.groups();
+    // Groups by side, and by side and shortest length.
+    let mut sides: HashMap<Direction, usize> = HashMap::new();
+    let mut lengths: HashMap<(Direction, usize), usize> = HashMap::new();
+    for g in groups {
+        *sides.entry(g.direction).or_default() += 1;
+        *lengths.entry((g.direction, g.shortest)).or_default() += 1;
+    }
     for c in cands.iter_mut() {
         let group = &groups[c.group];
-        let lengths = group.lengths();
-        let mut specific = rarity[&c.name] + LENGTH_BITS * lengths.saturating_sub(1) as f64;
+        let further = group.lengths().saturating_sub(1) as f64;
+        let mut specific = rarity[&c.name] + LENGTH_BITS * further;
         if c.fit.structure < WEAK_STRUCTURE {
-            let side = groups.iter().filter(|g| g.direction == group.direction);
-            let (n, same) = side.fold((0usize, 0usize), |(n, same), g| {
-                (n + 1, same + usize::from(g.shortest == group.shortest))
-            });
+            let n = sides[&group.direction];
+            let same = lengths[&(group.direction, group.shortest)];
             specific = specific.min(((n + 1) as f64 / same as f64).log2());
         }
         for e in &mut c.fixed {

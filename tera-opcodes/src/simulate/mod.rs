@@ -354,6 +354,17 @@ pub struct Score {
     pub duplicates: usize,
 }
 
+/// Scores of several discoveries, summed.
+impl std::ops::AddAssign for Score {
+    fn add_assign(&mut self, other: Score) {
+        self.seen += other.seen;
+        self.right += other.right;
+        self.written += other.written;
+        self.wrong += other.wrong;
+        self.duplicates += other.duplicates;
+    }
+}
+
 impl Score {
     /// Grades `report` for the packets of `samples` under `truth`.
     pub fn of(report: &Report, samples: &Samples, truth: &ProtocolMap) -> Score {
