@@ -52,13 +52,6 @@ impl<'a> Alignment<'a> {
         self.before[self.open.len()][self.seen.len()] as usize == self.open.len()
     }
 
-    /// Whether the first `places` places line up with groups among the
-    /// first `places + slack` groups.
-    pub(crate) fn prefix_complete(&self, places: usize, slack: usize) -> bool {
-        let groups = (places + slack).min(self.seen.len());
-        places <= self.open.len() && self.before[places][groups] as usize == places
-    }
-
     /// The one group that place `r` (an index into `open`) lines up with
     /// in every alignment that keeps the most pairs, or all but `slack` of
     /// them, if there is one and no alignment keeping the most pairs

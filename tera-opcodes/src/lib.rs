@@ -61,6 +61,7 @@ mod layout_rates;
 mod leaves;
 mod links;
 mod lives;
+mod login_alignment;
 mod matching;
 mod places_order;
 mod plausible;

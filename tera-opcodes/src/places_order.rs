@@ -1,8 +1,8 @@
 //! Evidence of place: where a group's packets stand among the names of an
-//! ordered scene already named around them: the first packets of a login
-//! ([`LOGIN_ORDER`]), a return to the lobby ([`SCENES`]).
+//! ordered scene already named around them, such as a return to the lobby
+//! ([`SCENES`]). The login, one long scene played once, is weighed over
+//! all its alignments at once in `login_alignment`.
 //!
-//! [`LOGIN_ORDER`]: crate::GameRules::login_order
 //! [`SCENES`]: crate::GameRules::scenes
 
 use std::collections::HashMap;
@@ -19,7 +19,7 @@ pub(crate) struct Scene {
     client: Vec<bool>,
 }
 
-/// How a scene's places are weighed: [`login_order`] or [`scene_order`].
+/// How a scene's places are weighed: [`scene_order`].
 type Weigh = fn(&Order, usize, usize, &Places<'_>) -> Option<f64>;
 
 impl Scene {
@@ -43,7 +43,7 @@ impl Scene {
 
     /// The evidence `weigh` gives for `group` as the name `name`, when the
     /// scene has it: its own place left open, `known` saying which defs
-    /// fit which groups, which groups are named and what a def pins.
+    /// fit which groups and which groups are named.
     pub(crate) fn weigh(
         &self,
         weigh: Weigh,
@@ -52,37 +52,29 @@ impl Scene {
         name: usize,
         known: &Known<'_>,
     ) -> Option<f64> {
-        let Known {
-            fits,
-            sure,
-            specific,
-        } = *known;
+        let Known { fits, sure } = *known;
         let position = self.names.iter().position(|&n| n == Some(name))?;
         let mut anchored = self.anchored.clone();
         anchored[position] = None;
         // A place whose name the def set lacks takes any packet: the
         // game sends it there, and no def can say which it is.
         let fits_place = |g: usize, k: usize| self.names[k].is_none_or(|n| fits(g, n));
-        let specific = |k: usize| self.names[k].map_or(0.0, specific);
         let places = Places {
             anchored: &anchored,
             client: &self.client,
             sure,
             fits: &fits_place,
-            specific: &specific,
         };
         weigh(order, group, position, &places)
     }
 }
 
 /// What a round knows of the names, for a scene: `fits(group, name)`
-/// whether a def fits a group, `sure(group)` whether a group is named,
-/// `specific(name)` what a name's def fitting a group says, in bits.
+/// whether a def fits a group, `sure(group)` whether a group is named.
 #[derive(Clone, Copy)]
 pub(crate) struct Known<'a> {
     pub fits: &'a dyn Fn(usize, usize) -> bool,
     pub sure: &'a dyn Fn(usize) -> bool,
-    pub specific: &'a dyn Fn(usize) -> f64,
 }
 
 /// The names of an ordered scene as discovery sees them: for each place,
@@ -97,10 +89,6 @@ pub(crate) struct Places<'a> {
     pub sure: &'a dyn Fn(usize) -> bool,
     /// Whether the def of the name at place k fits a group: `fits(group, k)`.
     pub fits: &'a dyn Fn(usize, usize) -> bool,
-    /// What place k's def fitting a group says, in bits: how few of the
-    /// session's groups of its side it fits (none for a place any packet
-    /// may take).
-    pub specific: &'a dyn Fn(usize) -> f64,
 }
 
 /// The named places nearest `position` before and after it, and the open
@@ -154,136 +142,6 @@ const DROPPED: u32 = 1;
 /// Packets around a named packet of a scene that the scene's other
 /// packets may come among (the world goes on while a scene plays).
 const SCENE_WINDOW: usize = 24;
-
-/// The login-order evidence for `group` being the name at `position` of
-/// [`GameRules::login_order`](crate::GameRules::login_order), given the
-/// names already named (`places`). Where both named places around it were
-/// seen and the groups of its side first seen between them are exactly as
-/// many as the open places of its side there and line up with them in
-/// order, each place's def fitting its group, this group in this place
-/// ([`TIGHT_BITS`] and what the places' defs pin); or, from one named
-/// place, where a run of places lines up so ([`run`]). The bits are the
-/// odds against the groups fitting those places by chance: a def that
-/// fits a third of the session's groups says little, one that fits one
-/// group much. [`LOGIN_CAP`] at most. A session that plays the stretch
-/// otherwise (other packets, another order, a packet lost) says nothing,
-/// for or against.
-pub(crate) fn login_order(
-    order: &Order,
-    group: usize,
-    position: usize,
-    places: &Places<'_>,
-) -> Option<f64> {
-    let side = order.client(group);
-    let bounds = places.bounds(position);
-    let open = &bounds.open[usize::from(!side)];
-    let rank = open.iter().position(|&k| k == position)?;
-    let (mut any, mut bits) = (false, 0.0f64);
-    for s in 0..order.sessions() {
-        if order.first(s, group).is_none() {
-            continue;
-        }
-        let first = |k: Option<usize>| {
-            k.and_then(|k| places.anchored[k])
-                .and_then(|g| order.first(s, g))
-        };
-        let (lower, upper) = (first(bounds.lower), first(bounds.upper));
-        if lower.is_none() && upper.is_none() {
-            continue;
-        }
-        any = true;
-        let lo = lower.unwrap_or(0);
-        let hi = upper.unwrap_or(usize::MAX);
-        // The groups of this side, not yet named, first seen between the
-        // bounds, in order.
-        let seen: Vec<usize> = order
-            .firsts(s)
-            .iter()
-            .filter(|&&(g, at)| {
-                order.client(g) == side && at > lo && at < hi && places.open_to(g, group)
-            })
-            .map(|&(g, _)| g)
-            .collect();
-        let found = if lower.is_some() && upper.is_some() && seen.len() == open.len() {
-            let alignment = Alignment::new(open, &seen, places.fits);
-            let lined_up =
-                alignment.complete() && alignment.only_group(rank, DROPPED) == Some(group);
-            if lined_up {
-                TIGHT_BITS + open.iter().map(|&k| (places.specific)(k)).sum::<f64>()
-            } else {
-                0.0
-            }
-        } else {
-            let forward = if lower.is_some() {
-                run(open, &seen, rank, group, places)
-            } else {
-                0.0
-            };
-            forward.max(if upper.is_some() {
-                let (rev_open, rev_seen): (Vec<usize>, Vec<usize>) = (
-                    open.iter().rev().copied().collect(),
-                    seen.iter().rev().copied().collect(),
-                );
-                run(&rev_open, &rev_seen, open.len() - 1 - rank, group, places)
-            } else {
-                0.0
-            })
-        };
-        bits = bits.max(found);
-    }
-    any.then_some(bits.min(LOGIN_CAP))
-}
-
-/// What a login's order says of one group at most.
-const LOGIN_CAP: f64 = 24.0;
-
-/// A stretch between two named places holding exactly as many new
-/// groups as the rule has places there: a build that sends other packets
-/// there seldom sends just as many.
-const TIGHT_BITS: f64 = 3.0;
-
-/// Places past this one that a run from a named place must also hold.
-const RUN_BEYOND: usize = 3;
-/// Packets no place of a run explains that it may pass over: none. A
-/// packet the rule does not list, sent among the login's, shifts the
-/// places after it by one, and where a place takes any packet (a name
-/// without a def that fits) the shifted run still lines up, each name a
-/// packet late; on the 376012 session drifted as a build years away
-/// (`simulate::drift`), passing over one packet wrote 11 wrong entries
-/// in 300 sessions and passing over none 9, for the same entries right
-/// on the session itself.
-const RUN_SLACK: usize = 0;
-
-/// What the open places, from the named one on, say for `group` at
-/// `rank`, lined up in order with the groups first seen from it on
-/// (`seen`), each def fitting, passing over [`RUN_SLACK`] groups at most,
-/// as far as they keep lining up and at least [`RUN_BEYOND`] places past
-/// `rank`, `group` at `rank` in every such alignment: as much as the
-/// run's defs are specific together (a place without a def takes any
-/// packet and says nothing). Nothing when the run does not line up.
-fn run(open: &[usize], seen: &[usize], rank: usize, group: usize, places: &Places<'_>) -> f64 {
-    let window = &seen[..(open.len() + RUN_SLACK).min(seen.len())];
-    let whole = Alignment::new(open, window, places.fits);
-    let mut end = rank + 1;
-    if !whole.prefix_complete(end, RUN_SLACK) {
-        return 0.0;
-    }
-    while end < open.len() && whole.prefix_complete(end + 1, RUN_SLACK) {
-        end += 1;
-    }
-    if end < (rank + 1 + RUN_BEYOND).min(open.len()) {
-        return 0.0;
-    }
-    let run = Alignment::new(
-        &open[..end],
-        &seen[..(end + RUN_SLACK).min(seen.len())],
-        places.fits,
-    );
-    if !(run.complete() && run.only_group(rank, DROPPED) == Some(group)) {
-        return 0.0;
-    }
-    open[..end].iter().map(|&k| (places.specific)(k)).sum()
-}
 
 /// The scene evidence for `group` being the name at `position` of a
 /// scene ([`GameRules::scenes`](crate::GameRules::scenes)), given the names already named

@@ -11,11 +11,12 @@
 /// packets only where the server's answer or the next step waits for
 /// them). Every server packet that session sends first in that stretch is
 /// listed, whether or not a def set holds it: a place whose name has no
-/// def takes any packet, so that a stretch of the login lines up packet
-/// for packet. The order is evidence only where a session plays a whole
-/// stretch between two named packets exactly so (as many packets first
-/// seen there as places, each def fitting); a build that sends other
-/// packets, or these in another order, gets nothing from it.
+/// def takes any packet, so that the login lines up packet for packet.
+/// The order is weighed over every way a session's first packets line up
+/// with it (`login_alignment`), learning from the session how often its
+/// build leaves a name out, sends one the list lacks or swaps two: a
+/// session of this build names its places near certainly, one of a build
+/// that drifted only the places its defs' fits pin down.
 /// `S_JOIN_PRIVATE_CHANNEL` is left out: the recording's own proxy sent it.
 const LOGIN_ORDER: &[&str] = &[
     "C_CHECK_VERSION",

@@ -18,8 +18,6 @@ pub(crate) struct Order {
     sessions: Vec<Vec<usize>>,
     /// The group of each packet of each session, in order.
     seq: Vec<Vec<usize>>,
-    /// (session, group) -> the place of the group's first packet.
-    first: HashMap<(u32, usize), usize>,
     /// Each session's groups, each with the place of its first packet,
     /// in the order they first appear.
     firsts: Vec<Vec<(usize, usize)>>,
@@ -48,11 +46,6 @@ impl Order {
     /// The group of each packet of session `s`, in order.
     pub(crate) fn groups_in(&self, s: usize) -> &[usize] {
         &self.seq[s]
-    }
-
-    /// Where `group` first appears in session `s`.
-    pub(crate) fn first(&self, s: usize, group: usize) -> Option<usize> {
-        self.first.get(&(s as u32, group)).copied()
     }
 
     /// The groups that appear in session `s`, each with where it first
@@ -182,7 +175,6 @@ impl Order {
         Order {
             sessions,
             seq,
-            first,
             firsts,
             share,
             counts,

@@ -4,19 +4,22 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::candidate::{Candidate, Pin, is_generic};
+use super::candidate::{Candidate, Pin, fit_bits, is_generic};
 use crate::base_rates::BaseRates;
 use crate::defset::DefSet;
 use crate::field_names::FieldNames;
 use crate::links::{Digest, Fields, Index, one_life};
 use crate::lives::Lives;
-use crate::places_order::{Known, Scene, login_order, scene_order};
+use crate::login_alignment::{self, login_bits};
+use crate::places_order::{Known, Scene, scene_order};
 use crate::report::Evidence;
 use crate::samples::Samples;
 use crate::scenes::{GameRules, ends_a_life};
 use crate::semantics::Semantics;
 use crate::sequence::{Order, exchanges, follows, pair, pair_key};
 
+/// What the login's order says of one candidate at most.
+const LOGIN_CAP: f64 = 24.0;
 /// All value links together beyond this say nothing more.
 const LINKS_CAP: f64 = 64.0;
 /// Each exchange of a keepalive ([`GameRules::keepalives`]), up to
@@ -110,8 +113,9 @@ struct Round {
     semantics: Semantics,
     group_of_name: HashMap<usize, usize>,
     name_of_group: HashMap<usize, usize>,
-    /// The login's order and the scenes, with the names already named.
-    login: Option<Scene>,
+    /// The odds the login's order gives each (group, name) it favours.
+    login: HashMap<(usize, usize), f64>,
+    /// The scenes, with the names already named.
     scenes: Vec<(String, Scene)>,
 }
 
@@ -251,7 +255,26 @@ impl Weigher<'_> {
                 &group_of_name,
             )
         };
-        let login = self.rules.login_order.as_ref().map(|r| scene(&r.rule));
+        let login = match &self.rules.login_order {
+            Some(rule) => {
+                let names: Vec<Option<usize>> = rule.rule.iter().map(placed).collect();
+                let client: Vec<bool> = rule.rule.iter().map(|n| n.starts_with("C_")).collect();
+                let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
+                let specific = |n: usize| reading.specific.get(&n).copied().unwrap_or(0.0);
+                let places = login_alignment::Places {
+                    names: &names,
+                    client: &client,
+                };
+                let known = login_alignment::Known {
+                    fits: &fits,
+                    specific: &specific,
+                    name_of: &name_of_group,
+                    group_of: &group_of_name,
+                };
+                login_bits(reading.order, &places, &known)
+            }
+            None => HashMap::new(),
+        };
         let scenes = self
             .rules
             .scenes
@@ -317,17 +340,15 @@ impl Weigher<'_> {
         ev.extend(self.keepalive(samples, order, c.group, &name.name));
         let sure = |g: usize| round.name_of_group.contains_key(&g);
         let fits = |g: usize, n: usize| reading.by_pair.contains_key(&(g, n));
-        let specific = |n: usize| reading.specific.get(&n).copied().unwrap_or(0.0);
         let known = Known {
             fits: &fits,
             sure: &sure,
-            specific: &specific,
         };
-        let login = round
-            .login
-            .as_ref()
-            .and_then(|l| l.weigh(login_order, order, c.group, c.name, &known));
-        ev.extend(login.map(|bits| Evidence::LoginOrder { bits }));
+        if let Some(&odds) = round.login.get(&(c.group, c.name)) {
+            // The odds count the def's fit; the fit counts for itself.
+            let bits = (odds - fit_bits(c)).clamp(0.0, LOGIN_CAP);
+            ev.push(Evidence::LoginOrder { bits });
+        }
         for (first, scene) in &round.scenes {
             let bits = scene.weigh(scene_order, order, c.group, c.name, &known);
             ev.extend(bits.map(|bits| Evidence::Scene {
