@@ -353,6 +353,12 @@ pub(crate) fn login_bits(
             let Some(&own) = known.name_of.get(&g) else {
                 continue;
             };
+            // A sure group that no place could take, open or not, changes
+            // nothing: most of a long session's.
+            let placed = places.names.iter().flatten();
+            if !placed.clone().any(|&n| n == own || (known.fits)(g, n)) {
+                continue;
+            }
             let open = lattice(Some(g), rates);
             let t = open.run();
             let rivals = |h: usize, name: usize| h == g || name == own;
