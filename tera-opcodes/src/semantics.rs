@@ -81,8 +81,7 @@ impl Semantics {
                 continue;
             }
             let c = usize::from(class).min(CLASSES - 1);
-            let learnt =
-                (f64::from(counts[c]) + PRIOR * background(c)) / (f64::from(seen) + PRIOR);
+            let learnt = (f64::from(counts[c]) + PRIOR * background(c)) / (f64::from(seen) + PRIOR);
             let p = (1.0 - ANY_MEANING) * learnt + ANY_MEANING * background(c);
             let e = per_field.entry(field).or_default();
             e.0 += (p / background(c)).log2();
