@@ -321,11 +321,18 @@ pub(crate) fn login_bits(
         let mut whole = lattice(None, Rates::default());
         let mut tables = whole.run();
         for _ in 0..EM_ROUNDS {
+            if !tables.total.is_finite() {
+                break;
+            }
             whole.rates = learn(&whole.counts(&tables));
             tables = whole.run();
         }
         let rates = whole.rates;
         let mut note = |lat: &Lattice<'_>, t: &Tables, keep: &dyn Fn(usize, usize) -> bool| {
+            // No alignment of weight `f64` can hold: nothing to say.
+            if !t.total.is_finite() {
+                return;
+            }
             for (k, name) in places.names.iter().enumerate() {
                 let Some(name) = *name else { continue };
                 for (j, &g) in groups.iter().enumerate() {
