@@ -63,6 +63,7 @@ mod links;
 mod lives;
 mod login_alignment;
 mod matching;
+mod pair_alignment;
 mod places_order;
 mod plausible;
 mod report;

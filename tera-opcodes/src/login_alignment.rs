@@ -2,16 +2,16 @@
 //! of [`GameRules::login_order`](crate::GameRules::login_order) lined up
 //! with the groups a session sends first, over every alignment at once.
 //!
-//! The model is a pair hidden Markov model. Each step either gives the
-//! next place the next group, leaves a place out (a name this build no
-//! longer sends), lets in a group the rule does not list (a new name, a
-//! packet of the world around), or gives two neighbouring places their
-//! groups swapped. A place's def that fits its group makes the step as
-//! much likelier as the def is rare among the session's groups; a def
-//! that does not fit makes it as unlikely as a stale def. How often a
-//! session's build leaves out, lets in or swaps is learnt from the session
-//! itself (expectation-maximisation): a session that plays the rule packet
-//! for packet makes each place's group near certain, one of a build that
+//! The model is a pair hidden Markov model (`pair_alignment`). Each step
+//! either gives the next place the next group, leaves a place out (a name
+//! this build no longer sends), lets in a group the rule does not list (a
+//! new name, a packet of the world around), or gives two neighbouring
+//! places their groups swapped. A place's def that fits its group makes
+//! the step as much likelier as the def is rare among the session's
+//! groups; a def that does not fit makes it as unlikely as a stale def.
+//! How often a session's build leaves out, lets in or swaps is learnt
+//! from the session itself: a session that plays the rule packet for
+//! packet makes each place's group near certain, one of a build that
 //! drifted makes only the places its fits pin down so.
 //!
 //! What it gives for a candidate is the odds of its group standing in its
@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 
+use crate::pair_alignment::PairModel;
 use crate::sequence::Order;
 
 /// The login's places: each one's name (its index in the def set; `None`
@@ -52,237 +53,10 @@ const ODDS_CAP: f64 = 48.0;
 /// that step this much less likely than chance would.
 const STALE: f64 = 0.05;
 
-/// Rounds of expectation-maximisation of how the session drifts from the
-/// rule: the rates settle within a few.
-const EM_ROUNDS: usize = 6;
-
-/// Pseudo-counts of places left out, groups let in and neighbours swapped
-/// that every session is taken to have (Jeffreys' prior, half a count
-/// each), so that a session that follows the rule exactly over its ninety
-/// places is still taken to drift about once in two hundred steps, not
-/// never. With a whole count each, the real 376012 session's places came
-/// a bit short of 10 bits apiece (43 of its 65 opcodes named, 51 with
-/// half a count); drifted copies wrote nothing wrong either way.
-const PSEUDO_COUNT: f64 = 0.5;
-
 /// Groups of a session, past as many as the rule has places, that can
 /// still stand in a place: the world's packets come among the login's
 /// last places.
 const TAIL: usize = 64;
-
-/// How often each kind of step comes.
-#[derive(Debug, Clone, Copy)]
-struct Rates {
-    take: f64,
-    leave_out: f64,
-    let_in: f64,
-    swap: f64,
-}
-
-impl Default for Rates {
-    fn default() -> Self {
-        Rates {
-            take: 0.85,
-            leave_out: 0.05,
-            let_in: 0.05,
-            swap: 0.05,
-        }
-    }
-}
-
-/// Values of one row of a forward or backward table, scaled: each is
-/// `value * 2^exponent`.
-#[derive(Debug, Clone)]
-struct Row {
-    values: Vec<f64>,
-    exponent: i32,
-}
-
-impl Row {
-    fn zeros(len: usize) -> Row {
-        Row {
-            values: vec![0.0; len],
-            exponent: 0,
-        }
-    }
-
-    /// Scales the row so that its largest value is between 1 and 2.
-    fn normalise(&mut self, base: i32) {
-        let max = self.values.iter().copied().fold(0.0f64, f64::max);
-        self.exponent = base;
-        if max > 0.0 && max.is_finite() {
-            let shift = max.log2().floor() as i32;
-            let factor = (-f64::from(shift)).exp2();
-            for v in &mut self.values {
-                *v *= factor;
-            }
-            self.exponent = base + shift;
-        }
-    }
-
-    /// `log2` of the value at `j`.
-    fn log2(&self, j: usize) -> f64 {
-        self.values[j].log2() + f64::from(self.exponent)
-    }
-}
-
-/// One session's groups lined up with the login's places.
-struct Lattice<'a> {
-    /// `ratio[k][j]`: how much likelier place k taking group j is than
-    /// chance.
-    ratio: Vec<Vec<f64>>,
-    rates: Rates,
-    places: usize,
-    groups: &'a [usize],
-}
-
-/// The tables of one pass over a lattice.
-struct Tables {
-    forward: Vec<Row>,
-    backward: Vec<Row>,
-    /// `log2` of the weight of all alignments.
-    total: f64,
-}
-
-/// Expected counts of each kind of step.
-#[derive(Debug, Default)]
-struct Counts {
-    take: f64,
-    leave_out: f64,
-    let_in: f64,
-    swap: f64,
-}
-
-impl Lattice<'_> {
-    /// The weight of a swap from (k, j): place k takes group j + 1 and
-    /// place k + 1 group j.
-    fn swap(&self, k: usize, j: usize) -> f64 {
-        self.rates.swap * self.ratio[k][j + 1] * self.ratio[k + 1][j]
-    }
-
-    fn take(&self, k: usize, j: usize) -> f64 {
-        self.rates.take * self.ratio[k][j]
-    }
-
-    fn run(&self) -> Tables {
-        let (n, m) = (self.places, self.groups.len());
-        let mut forward: Vec<Row> = Vec::with_capacity(n + 1);
-        for i in 0..=n {
-            let mut row = Row::zeros(m + 1);
-            let base = if i == 0 { 0 } else { forward[i - 1].exponent };
-            if i == 0 {
-                row.values[0] = 1.0;
-            }
-            let from = |r: &Row| (f64::from(r.exponent - base)).exp2();
-            for j in 0..=m {
-                let mut v = row.values[j];
-                // Groups are let in before the last place, not after: the
-                // rest of the session is the game's, not the login's.
-                if j > 0 && i < n {
-                    v += row.values[j - 1] * self.rates.let_in;
-                }
-                if i > 0 {
-                    let up = &forward[i - 1];
-                    v += up.values[j] * self.rates.leave_out;
-                    if j > 0 {
-                        v += up.values[j - 1] * self.take(i - 1, j - 1);
-                    }
-                }
-                if i > 1 && j > 1 {
-                    let up2 = &forward[i - 2];
-                    v += up2.values[j - 2] * from(up2) * self.swap(i - 2, j - 2);
-                }
-                row.values[j] = v;
-            }
-            row.normalise(base);
-            forward.push(row);
-        }
-        let mut backward: Vec<Row> = vec![Row::zeros(m + 1); n + 1];
-        backward[n].values.fill(1.0);
-        for i in (0..n).rev() {
-            let base = backward[i + 1].exponent;
-            let mut row = Row::zeros(m + 1);
-            for j in (0..=m).rev() {
-                let down = &backward[i + 1];
-                let mut v = down.values[j] * self.rates.leave_out;
-                if j < m {
-                    v += row.values[j + 1] * self.rates.let_in;
-                    v += down.values[j + 1] * self.take(i, j);
-                }
-                if i + 2 <= n && j + 2 <= m {
-                    let down2 = &backward[i + 2];
-                    v += down2.values[j + 2]
-                        * (f64::from(down2.exponent - base)).exp2()
-                        * self.swap(i, j);
-                }
-                row.values[j] = v;
-            }
-            row.normalise(base);
-            backward[i] = row;
-        }
-        let total = backward[0].log2(0);
-        Tables {
-            forward,
-            backward,
-            total,
-        }
-    }
-
-    /// `2^(log2 forward(i, j) + log2 weight + log2 backward(k, l) - total)`:
-    /// the share of all alignments that step from (i, j) to (k, l) with
-    /// this weight.
-    fn share(t: &Tables, (i, j): (usize, usize), weight: f64, (k, l): (usize, usize)) -> f64 {
-        if weight <= 0.0 || t.forward[i].values[j] <= 0.0 || t.backward[k].values[l] <= 0.0 {
-            return 0.0;
-        }
-        (t.forward[i].log2(j) + weight.log2() + t.backward[k].log2(l) - t.total).exp2()
-    }
-
-    /// How many steps of each kind the alignments take, on average.
-    fn counts(&self, t: &Tables) -> Counts {
-        let (n, m) = (self.places, self.groups.len());
-        let mut c = Counts::default();
-        for i in 0..n {
-            for j in 0..=m {
-                c.leave_out += Self::share(t, (i, j), self.rates.leave_out, (i + 1, j));
-                if j < m {
-                    c.let_in += Self::share(t, (i, j), self.rates.let_in, (i, j + 1));
-                    c.take += Self::share(t, (i, j), self.take(i, j), (i + 1, j + 1));
-                }
-                if i + 2 <= n && j + 2 <= m {
-                    c.swap += Self::share(t, (i, j), self.swap(i, j), (i + 2, j + 2));
-                }
-            }
-        }
-        c
-    }
-
-    /// The share of alignments in which place `k` takes the group at `j`.
-    fn posterior(&self, t: &Tables, k: usize, j: usize) -> f64 {
-        let (n, m) = (self.places, self.groups.len());
-        let mut p = Self::share(t, (k, j), self.take(k, j), (k + 1, j + 1));
-        // Swapped: place k takes j from (k, j - 1), or, as the second of
-        // the pair, from (k - 1, j).
-        if j >= 1 && k + 2 <= n && j < m {
-            p += Self::share(t, (k, j - 1), self.swap(k, j - 1), (k + 2, j + 1));
-        }
-        if k >= 1 && k < n && j + 2 <= m {
-            p += Self::share(t, (k - 1, j), self.swap(k - 1, j), (k + 1, j + 2));
-        }
-        p.min(1.0)
-    }
-}
-
-/// The rates a session's alignments imply, with [`PSEUDO_COUNT`]s.
-fn learn(c: &Counts) -> Rates {
-    let total = c.take + c.leave_out + c.let_in + c.swap + 3.0 * PSEUDO_COUNT;
-    Rates {
-        take: c.take / total,
-        leave_out: (c.leave_out + PSEUDO_COUNT) / total,
-        let_in: (c.let_in + PSEUDO_COUNT) / total,
-        swap: (c.swap + PSEUDO_COUNT) / total,
-    }
-}
 
 /// The odds, in bits, of each (group, name) the login's order favours:
 /// for each session, of the group standing in the name's place over every
@@ -312,34 +86,19 @@ pub(crate) fn login_bits(
         if groups.is_empty() {
             continue;
         }
-        let lattice = |open: Option<usize>, rates: Rates| Lattice {
-            ratio: ratios(order, places, known, &groups, open),
-            rates,
-            places: n,
-            groups: &groups,
-        };
-        let mut whole = lattice(None, Rates::default());
-        let mut tables = whole.run();
-        for _ in 0..EM_ROUNDS {
-            if !tables.total.is_finite() {
-                break;
-            }
-            whole.rates = learn(&whole.counts(&tables));
-            tables = whole.run();
-        }
-        let rates = whole.rates;
-        let mut note = |lat: &Lattice<'_>, t: &Tables, keep: &dyn Fn(usize, usize) -> bool| {
-            // No alignment of weight `f64` can hold: nothing to say.
-            if !t.total.is_finite() {
+        let mut whole = PairModel::new(ratios(order, places, known, &groups, None));
+        whole.learn();
+        let mut note = |model: &PairModel, keep: &dyn Fn(usize, usize) -> bool| {
+            let Some(aligned) = model.align() else {
                 return;
-            }
+            };
             for (k, name) in places.names.iter().enumerate() {
                 let Some(name) = *name else { continue };
                 for (j, &g) in groups.iter().enumerate() {
-                    if lat.ratio[k][j] <= 0.0 || !keep(g, name) {
+                    if model.ratio(k, j) <= 0.0 || !keep(g, name) {
                         continue;
                     }
-                    let p = lat.posterior(t, k, j);
+                    let p = aligned.takes(k, j);
                     if p <= 0.5 {
                         continue;
                     }
@@ -353,12 +112,13 @@ pub(crate) fn login_bits(
                 }
             }
         };
-        // Candidates of no sure entry, from the whole lattice.
+        // Candidates of no sure entry, from the whole session.
         let unsure = |g: usize, name: usize| {
             !known.name_of.contains_key(&g) && !known.group_of.contains_key(&name)
         };
-        note(&whole, &tables, &unsure);
-        // Each sure group's entry and its rivals, with the entry left open.
+        note(&whole, &unsure);
+        // Each sure group's entry and its rivals, with the entry left open
+        // and the rates the whole session showed.
         for &g in &groups {
             let Some(&own) = known.name_of.get(&g) else {
                 continue;
@@ -369,10 +129,11 @@ pub(crate) fn login_bits(
             if !placed.clone().any(|&n| n == own || (known.fits)(g, n)) {
                 continue;
             }
-            let open = lattice(Some(g), rates);
-            let t = open.run();
-            let rivals = |h: usize, name: usize| h == g || name == own;
-            note(&open, &t, &rivals);
+            let open = PairModel::with_rates(
+                ratios(order, places, known, &groups, Some(g)),
+                whole.rates(),
+            );
+            note(&open, &|h: usize, name: usize| h == g || name == own);
         }
     }
     bits
