@@ -86,7 +86,13 @@ pub(crate) fn login_bits(
         if groups.is_empty() {
             continue;
         }
-        let mut whole = PairModel::new(ratios(order, places, known, &groups, None));
+        // The sides let in packets the rule does not list each at its own
+        // rate.
+        let sides: Vec<usize> = groups
+            .iter()
+            .map(|&g| usize::from(order.client(g)))
+            .collect();
+        let mut whole = PairModel::new(ratios(order, places, known, &groups, None), sides.clone());
         whole.learn();
         let mut note = |model: &PairModel, keep: &dyn Fn(usize, usize) -> bool| {
             let Some(aligned) = model.align() else {
@@ -131,6 +137,7 @@ pub(crate) fn login_bits(
             }
             let open = PairModel::with_rates(
                 ratios(order, places, known, &groups, Some(g)),
+                sides.clone(),
                 whole.rates(),
             );
             note(&open, &|h: usize, name: usize| h == g || name == own);
@@ -211,15 +218,24 @@ mod tests {
     /// A packet of a name the rule does not list, which no def fits.
     const UNLISTED: u16 = 5000;
 
-    /// One session of the server's packets under `opcodes`, one each.
+    /// The client's packets, which the rule's places are not.
+    const CLIENT: u16 = 6000;
+
+    /// One session of packets under `opcodes`, one each: the server's
+    /// below [`CLIENT`], the client's from it.
     fn session(opcodes: &[u16]) -> (Samples, Order) {
         let mut samples = Samples::new();
         for (k, &op) in opcodes.iter().enumerate() {
             let [lo, hi] = op.to_le_bytes();
+            let direction = if op >= CLIENT {
+                Direction::ClientToServer
+            } else {
+                Direction::ServerToClient
+            };
             samples.push_packet(
                 SessionId(0),
                 Timestamp::from_unix_millis(k as i64),
-                Direction::ServerToClient,
+                direction,
                 &[4, 0, lo, hi],
             );
         }
@@ -265,6 +281,17 @@ mod tests {
     fn a_session_that_plays_the_rule_names_even_its_weak_place() {
         let exact: Vec<u16> = (0..PLACES as u16).map(|k| 1000 + k).collect();
         let odds = weak_odds(&exact, &[]).expect("the weak place's packet is named");
+        assert!(odds >= 10.0, "{odds}");
+    }
+
+    #[test]
+    fn a_client_that_sends_more_than_the_rule_lists_costs_the_server_nothing() {
+        // A request of the client's own after every server packet: the
+        // client side strays, the server's follows the rule exactly.
+        let chatty: Vec<u16> = (0..PLACES as u16)
+            .flat_map(|k| [1000 + k, CLIENT + k])
+            .collect();
+        let odds = weak_odds(&chatty, &[]).expect("the weak place's packet is named");
         assert!(odds >= 10.0, "{odds}");
     }
 

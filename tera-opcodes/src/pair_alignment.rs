@@ -24,21 +24,27 @@ const EM_ROUNDS: usize = 6;
 /// half a count); drifted copies wrote nothing wrong either way.
 const PSEUDO_COUNT: f64 = 0.5;
 
+/// Kinds of item, each let in at a rate of its own: the two sides of a
+/// session drift apart each in its own way (a client build sends
+/// requests of its own among the server's answers).
+pub(crate) const KINDS: usize = 2;
+
 /// How often each kind of step comes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rates {
     take: f64,
     leave_out: f64,
-    let_in: f64,
+    /// Letting in an item, by its kind.
+    let_in: [f64; KINDS],
     swap: f64,
 }
 
 impl Default for Rates {
     fn default() -> Self {
         Rates {
-            take: 0.85,
+            take: 0.8,
             leave_out: 0.05,
-            let_in: 0.05,
+            let_in: [0.05; KINDS],
             swap: 0.05,
         }
     }
@@ -86,6 +92,8 @@ pub(crate) struct PairModel {
     /// `ratio[k][j]`: how much likelier place k taking item j is than
     /// chance.
     ratio: Vec<Vec<f64>>,
+    /// Each item's kind, below [`KINDS`].
+    kinds: Vec<usize>,
     rates: Rates,
     places: usize,
     items: usize,
@@ -104,7 +112,7 @@ struct Tables {
 struct Counts {
     take: f64,
     leave_out: f64,
-    let_in: f64,
+    let_in: [f64; KINDS],
     swap: f64,
 }
 
@@ -134,7 +142,7 @@ impl PairModel {
                 // Items are let in before the last place, not after: the
                 // items go on past the rule.
                 if j > 0 && i < n {
-                    v += row.values[j - 1] * self.rates.let_in;
+                    v += row.values[j - 1] * self.rates.let_in[self.kinds[j - 1]];
                 }
                 if i > 0 {
                     let up = &forward[i - 1];
@@ -161,7 +169,7 @@ impl PairModel {
                 let down = &backward[i + 1];
                 let mut v = down.values[j] * self.rates.leave_out;
                 if j < m {
-                    v += row.values[j + 1] * self.rates.let_in;
+                    v += row.values[j + 1] * self.rates.let_in[self.kinds[j]];
                     v += down.values[j + 1] * self.take(i, j);
                 }
                 if i + 2 <= n && j + 2 <= m {
@@ -201,7 +209,8 @@ impl PairModel {
             for j in 0..=m {
                 c.leave_out += Self::share(t, (i, j), self.rates.leave_out, (i + 1, j));
                 if j < m {
-                    c.let_in += Self::share(t, (i, j), self.rates.let_in, (i, j + 1));
+                    let kind = self.kinds[j];
+                    c.let_in[kind] += Self::share(t, (i, j), self.rates.let_in[kind], (i, j + 1));
                     c.take += Self::share(t, (i, j), self.take(i, j), (i + 1, j + 1));
                 }
                 if i + 2 <= n && j + 2 <= m {
@@ -230,28 +239,33 @@ impl PairModel {
 
 /// The rates the alignments imply, with [`PSEUDO_COUNT`]s.
 fn learn(c: &Counts) -> Rates {
-    let total = c.take + c.leave_out + c.let_in + c.swap + 3.0 * PSEUDO_COUNT;
+    let pseudo = (2 + KINDS) as f64 * PSEUDO_COUNT;
+    let total = c.take + c.leave_out + c.let_in.iter().sum::<f64>() + c.swap + pseudo;
     Rates {
         take: c.take / total,
         leave_out: (c.leave_out + PSEUDO_COUNT) / total,
-        let_in: (c.let_in + PSEUDO_COUNT) / total,
+        let_in: c.let_in.map(|n| (n + PSEUDO_COUNT) / total),
         swap: (c.swap + PSEUDO_COUNT) / total,
     }
 }
 
 impl PairModel {
-    /// A model of `ratio` (a row per place, an item per column), with
-    /// rates to learn.
-    pub(crate) fn new(ratio: Vec<Vec<f64>>) -> PairModel {
-        PairModel::with_rates(ratio, Rates::default())
+    /// A model of `ratio` (a row per place, an item per column) and of
+    /// each item's kind (below [`KINDS`]), with rates to learn.
+    pub(crate) fn new(ratio: Vec<Vec<f64>>, kinds: Vec<usize>) -> PairModel {
+        PairModel::with_rates(ratio, kinds, Rates::default())
     }
 
-    /// A model of `ratio` with rates already learnt.
-    pub(crate) fn with_rates(ratio: Vec<Vec<f64>>, rates: Rates) -> PairModel {
+    /// A model of `ratio` and `kinds` with rates already learnt.
+    pub(crate) fn with_rates(ratio: Vec<Vec<f64>>, kinds: Vec<usize>, rates: Rates) -> PairModel {
         let places = ratio.len();
         let items = ratio.first().map_or(0, Vec::len);
+        let kinds = (0..items)
+            .map(|j| kinds.get(j).map_or(0, |&k| k.min(KINDS - 1)))
+            .collect();
         PairModel {
             ratio,
+            kinds,
             rates,
             places,
             items,
@@ -322,7 +336,7 @@ mod tests {
 
     #[test]
     fn each_place_takes_its_own_item() {
-        let mut model = PairModel::new(diagonal(20, 64.0));
+        let mut model = PairModel::new(diagonal(20, 64.0), Vec::new());
         model.learn();
         let aligned = model.align().unwrap();
         for k in 0..20 {
@@ -339,7 +353,7 @@ mod tests {
         ratio[8][8] = 0.0;
         ratio[7][8] = 64.0;
         ratio[8][7] = 64.0;
-        let mut model = PairModel::new(ratio);
+        let mut model = PairModel::new(ratio, Vec::new());
         model.learn();
         let aligned = model.align().unwrap();
         assert!(aligned.takes(7, 8) > 0.99);
@@ -350,7 +364,7 @@ mod tests {
     fn rates_follow_what_the_sequences_show() {
         // As many places as items, each taking its own: nothing left out,
         // let in or swapped but the pseudo-counts.
-        let mut exact = PairModel::new(diagonal(40, 64.0));
+        let mut exact = PairModel::new(diagonal(40, 64.0), Vec::new());
         exact.learn();
         // Every other item is one no place takes.
         let ratio: Vec<Vec<f64>> = (0..40)
@@ -368,18 +382,18 @@ mod tests {
                     .collect()
             })
             .collect();
-        let mut loose = PairModel::new(ratio);
+        let mut loose = PairModel::new(ratio, Vec::new());
         loose.learn();
         let (exact, loose) = (exact.rates(), loose.rates());
-        assert!(exact.let_in < 0.02, "{exact:?}");
-        assert!(loose.let_in > 0.3, "{loose:?}");
+        assert!(exact.let_in[0] < 0.02, "{exact:?}");
+        assert!(loose.let_in[0] > 0.3, "{loose:?}");
         // A place taking its item is less certain where items are let in
         // often.
-        let sure = PairModel::with_rates(diagonal(3, 4.0), exact)
+        let sure = PairModel::with_rates(diagonal(3, 4.0), Vec::new(), exact)
             .align()
             .unwrap()
             .takes(1, 1);
-        let unsure = PairModel::with_rates(diagonal(3, 4.0), loose)
+        let unsure = PairModel::with_rates(diagonal(3, 4.0), Vec::new(), loose)
             .align()
             .unwrap()
             .takes(1, 1);
