@@ -152,9 +152,11 @@ pub enum Evidence {
         bits: f64,
     },
     /// Where the opcode first appears in a login, against the order of a
-    /// login.
+    /// login: the odds, over every way the session's first packets line
+    /// up with the login's names, of the opcode standing in this name's
+    /// place, less what the def's fit counts on its own.
     LoginOrder {
-        /// Bits (negative when out of order).
+        /// Bits, never below 0.
         bits: f64,
     },
     /// The previous version's map names it (a prior: it breaks ties).
