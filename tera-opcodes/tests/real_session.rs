@@ -193,9 +193,10 @@ fn drifted_copies_of_the_real_session_write_nothing_wrong() {
         }
         right += score.right;
     }
-    // 101 on 2026-11-29: the rules still name a tenth of the opcodes of a
-    // session that strays from them (the login's order learns from each
-    // copy how far it strays, and trusts it that much less).
+    // 125 on 2026-11-29 (101 before the login's alignment): the rules
+    // still name a fifth of the opcodes of a session that strays from them
+    // (the login's order learns from each copy how far it strays, and
+    // trusts it that much less).
     eprintln!("ten drifted copies: {right} right");
-    assert!(right >= 90, "{right} right in ten drifted copies");
+    assert!(right >= 115, "{right} right in ten drifted copies");
 }
