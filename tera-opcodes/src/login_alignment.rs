@@ -62,10 +62,9 @@ const TAIL: usize = 64;
 /// for each session, of the group standing in the name's place over every
 /// alignment, the name's def fitting it counted as the alignment counts it
 /// (as rare as the def's fit is); the most any session says, [`ODDS_CAP`]
-/// at most. A group already sure is
-/// weighed with its own entry left open (and so are the rivals of that
-/// entry), so that the order does not count an entry as evidence for
-/// itself.
+/// at most. A group already sure is weighed with its own entry left open
+/// (and so are the rivals of that entry), so that the order does not
+/// count an entry as evidence for itself.
 pub(crate) fn login_bits(
     order: &Order,
     places: &Places<'_>,
@@ -131,8 +130,8 @@ pub(crate) fn login_bits(
             };
             // A sure group that no place could take, open or not, changes
             // nothing: most of a long session's.
-            let placed = places.names.iter().flatten();
-            if !placed.clone().any(|&n| n == own || (known.fits)(g, n)) {
+            let mut placed = places.names.iter().flatten();
+            if !placed.any(|&n| n == own || (known.fits)(g, n)) {
                 continue;
             }
             let open = PairModel::with_rates(

@@ -132,11 +132,11 @@ const PLACE_BITS: f64 = 12.0;
 /// Places a session may leave out of a scene while the others line up (a
 /// name its build no longer sends): a group counts for a place only if
 /// every alignment that keeps all pairs but these puts it there, so that
-/// a missing place cannot pass its neighbour's packet along unnoticed. On
-/// the 376012 session drifted as a build years away (300 sessions,
-/// `simulate::drift`) this wrote 9 wrong entries where leaving no place
-/// out wrote 14, and 24 entries right on the session itself instead of
-/// 28.
+/// a missing place cannot pass its neighbour's packet along unnoticed.
+/// Chosen when the login's order was weighed this way too: on the 376012
+/// session drifted as a build years away (300 sessions, `simulate::drift`)
+/// it wrote 9 wrong entries where leaving no place out wrote 14. The
+/// login is now weighed over all its alignments (`login_alignment`).
 const DROPPED: u32 = 1;
 
 /// Packets around a named packet of a scene that the scene's other
