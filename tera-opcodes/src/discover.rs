@@ -8,13 +8,16 @@
 //! 3. Rounds: each candidate is weighed in bits (fit, values, the previous
 //!    map as a prior, and, from the entries already sure, value links,
 //!    positions, request/response pairs and the login order); the best
-//!    assignment as a whole is a maximum-weight matching; the entries whose
-//!    margin reaches the anchor level feed the next round's evidence,
-//!    until the sure entries stop changing.
+//!    assignment as a whole is a maximum-weight matching. An entry's
+//!    margin is the least of what the assignment loses without it and its
+//!    odds against its true def being one the set lacks (`lacking.rs`).
+//!    The entries whose margin reaches the anchor level feed the next
+//!    round's evidence, until the sure entries stop changing.
 //! 4. Entries whose margin reaches the threshold are written; the others
 //!    are listed as candidates.
 
 mod candidate;
+mod lacking;
 mod weigh;
 
 use std::collections::BTreeSet;
@@ -60,23 +63,6 @@ const PRIOR_SAME: f64 = 2.0;
 /// Text that reads as a system message under a name whose text is one:
 /// chat, names and descriptions almost never start `@` and a number.
 const SYSTEM_MESSAGE_BITS: f64 = 12.0;
-/// What a def that fits an opcode whose true def the set lacks (a new
-/// name, a def the patch changed) gains from a real session anyway: a
-/// layout of its size, an id where its def says `gameId`, names that
-/// agree with their values. On real sessions a third of the opcodes have
-/// no def that fits; the matching weighs names against each other, so an
-/// entry's margin is also its weight less this, its odds against the
-/// name being none of those the set holds.
-const UNKNOWN_BITS: f64 = 12.0;
-/// An entry's odds against its opcode's true def being one the set lacks:
-/// its weight less what such a def would have gained by field names and
-/// values alone, [`UNKNOWN_BITS`] at most. The fit itself such a def
-/// gains only as often as its layout is as rare as this one's, which the
-/// fit's bits already count ([`candidate::rarity`]).
-fn unknown_margin(c: &Candidate) -> f64 {
-    c.weight - (c.generic - candidate::fit_bits(c)).clamp(0.0, UNKNOWN_BITS)
-}
-
 /// Rounds at most (they stop as soon as the sure entries settle).
 const MAX_ROUNDS: usize = 8;
 
@@ -193,7 +179,11 @@ impl Discovery {
                 .map(|c| Chosen {
                     edge: usable[c.edge],
                     instead: c.instead.map(|j| usable[j]),
-                    margin: c.margin.min(unknown_margin(&cands[usable[c.edge]])),
+                    margin: c.margin.min(lacking::margin(
+                        &cands[usable[c.edge]],
+                        &reading.field_names,
+                        &self.defs,
+                    )),
                 })
                 .collect();
             let next: Vec<(usize, usize)> = chosen

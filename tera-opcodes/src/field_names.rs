@@ -20,30 +20,58 @@ const PER_FIELD: f64 = 2.0;
 #[derive(Debug, Default)]
 pub(crate) struct FieldNames {
     caps: HashMap<String, f64>,
+    /// The names (indices into the def set, ascending) that have a field
+    /// of each name.
+    holders: HashMap<String, Vec<usize>>,
+    names: usize,
 }
 
 impl FieldNames {
     /// Counts the field names of every version of every name of `defs`.
     pub(crate) fn count(defs: &DefSet) -> FieldNames {
-        let mut holders: HashMap<String, usize> = HashMap::new();
-        for name in &defs.names {
+        let mut holders: HashMap<String, Vec<usize>> = HashMap::new();
+        for (k, name) in defs.names.iter().enumerate() {
             let mut own: HashSet<String> = HashSet::new();
             for v in &name.versions {
                 collect(v.schema.root(), &mut own);
             }
             for f in own {
-                *holders.entry(f).or_default() += 1;
+                holders.entry(f).or_default().push(k);
             }
         }
         let total = defs.names.len().max(1) as f64;
         let caps = holders
-            .into_iter()
+            .iter()
             .map(|(f, n)| {
-                let bits = (PER_FIELD * (total / n as f64).log2()).clamp(1.0, FIELD_CAP);
-                (f, bits)
+                let bits = (PER_FIELD * (total / n.len() as f64).log2()).clamp(1.0, FIELD_CAP);
+                (f.clone(), bits)
             })
             .collect();
-        FieldNames { caps }
+        FieldNames {
+            caps,
+            holders,
+            names: defs.names.len(),
+        }
+    }
+
+    /// The share of the defs' names that have a field of every name of
+    /// `fields` (one name of all at least: the names a def of the set has
+    /// are all at hand).
+    pub(crate) fn share_of_all<'f>(&self, fields: impl IntoIterator<Item = &'f str>) -> f64 {
+        let mut common: Option<Vec<usize>> = None;
+        for f in fields {
+            let held = self.holders.get(f).map_or(&[][..], Vec::as_slice);
+            common = Some(match common {
+                None => held.to_vec(),
+                Some(c) => c
+                    .into_iter()
+                    .filter(|k| held.binary_search(k).is_ok())
+                    .collect(),
+            });
+        }
+        let all = self.names.max(1);
+        let n = common.map_or(all, |c| c.len()).max(1);
+        n as f64 / all as f64
     }
 
     /// What links through a field named `field` say at most.
@@ -58,5 +86,31 @@ fn collect(s: &StructSchema, out: &mut HashSet<String>) {
         if let Some(inner) = f.kind().struct_schema() {
             collect(inner, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tera_dynamic::Catalog;
+
+    #[test]
+    fn fields_held_together_are_rarer_than_each() {
+        let mut catalog = Catalog::new();
+        for (name, body) in [
+            ("S_A", "uint64 gameId\nvec3 loc\n"),
+            ("S_B", "uint64 gameId\nuint32 skill\n"),
+            ("S_C", "uint64 gameId\nvec3 loc\nuint32 skill\n"),
+            ("S_D", "uint32 count\n"),
+        ] {
+            catalog.add_def(&format!("{name}.1.def"), body).unwrap();
+        }
+        let names = FieldNames::count(&DefSet::from_catalog(&catalog));
+        assert_eq!(names.share_of_all(["gameId"]), 0.75);
+        assert_eq!(names.share_of_all(["gameId", "loc"]), 0.5);
+        assert_eq!(names.share_of_all(["loc", "skill"]), 0.25);
+        // No def holds both, yet one may: one name of all at least.
+        assert_eq!(names.share_of_all(["count", "loc"]), 0.25);
+        assert_eq!(names.share_of_all(["unheard"]), 0.25);
     }
 }

@@ -23,7 +23,8 @@ pub(super) struct Candidate {
     pub(super) weight: f64,
     /// Of the weight, what any def of a like layout and like field names
     /// would gain on this opcode (fit, values, links, names, the prior):
-    /// what a def gains where the true def is one the set lacks.
+    /// what a def may gain where the true def is one the set lacks
+    /// ([`lacking`](super::lacking)).
     pub(super) generic: f64,
 }
 

@@ -1,0 +1,90 @@
+//! An entry's odds against its opcode's true def being one the set lacks
+//! (a new name, a def the patch changed): a third of a real session's
+//! opcodes have no def that fits, and the matching only weighs the set's
+//! names against each other.
+//!
+//! Such an opcode still fits some def of the set now and then, as often as
+//! that def's layout is common, which the fit's bits already weigh
+//! ([`rarity`](super::candidate::rarity)). Given it fits, it reads as well
+//! as any packet (values, field names) and the previous map names the def
+//! as much as ever. What ties the def's fields to the session (value
+//! links, positions near the player's, a family, a request's response, a
+//! despawn's ends) it holds as often as its packet carries a field of the
+//! same name: a packet about the player holds the player's id and place,
+//! whichever packet it is, and a third of the defs have a `gameId`.
+
+use crate::defset::DefSet;
+use crate::field_names::FieldNames;
+use crate::links::kin;
+use crate::report::Evidence;
+
+use super::candidate::{Candidate, fit_bits};
+
+/// An entry's margin against the def being one the set lacks: its weight
+/// less what such a def would gain.
+pub(super) fn margin(c: &Candidate, field_names: &FieldNames, defs: &DefSet) -> f64 {
+    let mut tied = 0.0;
+    let mut fields: Vec<&str> = Vec::new();
+    let mut with: Option<&str> = None;
+    for e in &c.evidence {
+        let (bits, field, name) = match e {
+            Evidence::Link { field, bits, .. } | Evidence::Position { field, bits, .. } => {
+                (*bits, Some(field), None)
+            }
+            Evidence::Family { with, bits, .. } | Evidence::Pair { with, bits, .. } => {
+                (*bits, None, Some(with.as_str()))
+            }
+            Evidence::Tuple { with, bits, .. } => (*bits, None, with.first().map(String::as_str)),
+            Evidence::LifeEnds { begun_by, bits, .. } => (*bits, None, begun_by.as_deref()),
+            _ => continue,
+        };
+        // Evidence against holds against a lacking def alike.
+        if bits <= 0.0 {
+            continue;
+        }
+        tied += bits;
+        fields.extend(field.map(String::as_str));
+        with = with.or(name);
+    }
+    // Without a field named, the packet is tied to the session as often as
+    // a name is of the family of the packet it is tied to.
+    let share = if !fields.is_empty() {
+        field_names.share_of_all(fields)
+    } else {
+        with.map_or(1.0, |w| kin_share(w, defs))
+    };
+    let specific = c.weight - c.generic;
+    specific + fit_bits(c) + kept(tied, share)
+}
+
+/// Of `bits` of evidence that a lacking def would gain a `share` of the
+/// time, what it does not: `-log2(share + (1 - share) 2^-bits)`, `bits`
+/// when the share is 0, `-log2(share)` at most.
+fn kept(bits: f64, share: f64) -> f64 {
+    -(share + (1.0 - share) * (-bits).exp2()).log2()
+}
+
+/// The share of the set's names of the family of `name`.
+fn kin_share(name: &str, defs: &DefSet) -> f64 {
+    let total = defs.names.len().max(1);
+    let kin = defs.names.iter().filter(|n| kin(&n.name, name)).count();
+    (kin + 1) as f64 / (total + 1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kept;
+
+    #[test]
+    fn evidence_a_lacking_def_shares_keeps_what_its_rarity_says() {
+        // Nothing shares: all of it is kept.
+        assert_eq!(kept(12.0, 0.0), 12.0);
+        // Everything shares: nothing is.
+        assert_eq!(kept(12.0, 1.0), 0.0);
+        // A field an eighth of the defs have keeps 3 bits of much.
+        assert!((kept(40.0, 0.125) - 3.0).abs() < 1e-6);
+        // Little evidence keeps nearly all of itself.
+        let little = kept(1.0, 0.125);
+        assert!(little > 0.8 && little < 1.0, "{little}");
+    }
+}
