@@ -44,8 +44,10 @@ fn a_session_written_as_a_capture_reads_back_whole() {
     let b = Discovery::new(corpus.defs.clone()).run(&mut from_capture);
     assert_eq!(a.map(), b.map());
     let score = Score::of(&b, &from_capture, &truth);
-    // 48 right of 90 on 2026-11-29, none wrong.
-    assert!(score.right >= 40 && score.wrong == 0, "{score:?}");
+    // 39 right of 90 on 2026-11-29, none wrong (48 before an entry's odds
+    // against a def the set lacks kept only what its field names make
+    // rare: `discover/lacking.rs`).
+    assert!(score.right >= 35 && score.wrong == 0, "{score:?}");
 }
 
 fn packets(events: &[Event]) -> Vec<(tera_sessions::Direction, &[u8])> {
