@@ -73,7 +73,105 @@ fn kin_share(name: &str, defs: &DefSet) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::kept;
+    use super::*;
+    use crate::fit::Fit;
+    use crate::links::Digest;
+    use tera_dynamic::Catalog;
+
+    /// A candidate with `evidence` and a fit of `fit` bits, weighed as
+    /// the weigher weighs it (1 bit for any fit, the generic kinds apart).
+    fn candidate(fit: f64, mut evidence: Vec<Evidence>) -> Candidate {
+        evidence.insert(
+            0,
+            Evidence::Fit {
+                version: 1,
+                distinct: 1,
+                lengths: 1,
+                bits: fit,
+            },
+        );
+        let weight = 1.0 + evidence.iter().map(Evidence::bits).sum::<f64>();
+        let generic = 1.0
+            + evidence
+                .iter()
+                .filter(|e| super::super::candidate::is_generic(e))
+                .map(Evidence::bits)
+                .sum::<f64>();
+        Candidate {
+            group: 0,
+            name: 0,
+            fit: Fit {
+                version: 1,
+                structure: fit,
+                plausibility: 0.0,
+            },
+            digest: Digest::default(),
+            fixed: evidence[..1].to_vec(),
+            evidence,
+            weight,
+            generic,
+        }
+    }
+
+    fn link(field: &str, bits: f64) -> Evidence {
+        Evidence::Link {
+            field: field.into(),
+            values: 1,
+            with: vec!["S_LOGIN".into()],
+            bits,
+        }
+    }
+
+    #[test]
+    fn what_any_packet_about_the_player_holds_says_little_against_a_lacking_def() {
+        let mut catalog = Catalog::new();
+        // Eight defs: all hold a gameId, half a loc, one a contractId.
+        for k in 0..8 {
+            let mut body = String::from("uint64 gameId\n");
+            if k % 2 == 0 {
+                body += "vec3 loc\n";
+            }
+            if k == 0 {
+                body += "uint32 contractId\n";
+            }
+            catalog.add_def(&format!("S_P{k}.1.def"), &body).unwrap();
+        }
+        let defs = DefSet::from_catalog(&catalog);
+        let names = FieldNames::count(&defs);
+        // An id every def holds and a position half of them do: a def the
+        // set lacks holds them as often, and keeps 1 bit of 28.
+        let common = candidate(
+            0.0,
+            vec![
+                link("gameId", 16.0),
+                Evidence::Position {
+                    field: "loc".into(),
+                    near: 3,
+                    bits: 12.0,
+                },
+            ],
+        );
+        let m = margin(&common, &names, &defs);
+        assert!(m > 0.9 && m < 1.1, "{m}");
+        // A field one def of eight holds keeps 3 bits, and the fit its own.
+        let rare = candidate(6.0, vec![link("contractId", 16.0)]);
+        let m = margin(&rare, &names, &defs);
+        assert!((m - 9.0).abs() < 0.01, "{m}");
+        // Values, field names and the previous map keep nothing; what the
+        // game's rules say is the name's own and keeps it all.
+        let own = candidate(
+            0.0,
+            vec![
+                Evidence::Values { bits: 6.0 },
+                Evidence::PreviousMap {
+                    same_opcode: false,
+                    bits: 6.0,
+                },
+                Evidence::LoginOrder { bits: 14.0 },
+            ],
+        );
+        assert_eq!(margin(&own, &names, &defs), 14.0);
+    }
 
     #[test]
     fn evidence_a_lacking_def_shares_keeps_what_its_rarity_says() {
