@@ -223,13 +223,16 @@ fn lost_segment(
     let ends = Ends::new(2, shape.isn.0, shape.isn.1);
     let mut segs = cut_anywhere(s, ends, shape.acks, shape.mss, shape.cuts);
     // A data segment after the handshake (the first seven segments are
-    // the TCP and TERA handshakes; the last two the FINs), not the
-    // client's first packet, without which no key generation is chosen.
-    let first_client = (7..segs.len())
-        .find(|&i| segs[i].dir == Direction::ClientToServer)
-        .unwrap();
-    let candidates: Vec<usize> = (first_client + 1..segs.len() - 2)
+    // the TCP and TERA handshakes; the last two the FINs) that holds no
+    // byte of the client's first packet, without which no key generation
+    // is chosen (the session is refused, `CaptureStats::handshake_lost`).
+    // Cut anywhere, that packet may span several segments.
+    let first_packet = s.sent(Direction::ClientToServer)[0].len() as u64;
+    let candidates: Vec<usize> = (7..segs.len() - 2)
         .filter(|&i| !segs[i].payload.is_empty())
+        .filter(|&i| {
+            segs[i].dir == Direction::ServerToClient || range(&segs[i], ends).0 >= first_packet
+        })
         .collect();
     let lost = segs.remove(candidates[lose as usize % candidates.len()]);
     let (from, to) = range(&lost, ends);
@@ -279,4 +282,20 @@ fn lost_segment(
         extra += dropped;
     }
     Ok(extra)
+}
+
+/// A case the property found (CI, 2026-11-29): segments cut at random
+/// split the client's first packet, and the case lost its second piece
+/// (the session refused, no gap), which the property now leaves alone:
+/// another segment is lost instead.
+#[test]
+fn a_lost_segment_found_by_the_property_is_one_gap() {
+    let s = script(3887091140115556931, generation(false), 30);
+    let shape = Shape {
+        mss: 1288,
+        cuts: 5295201209951104655,
+        isn: (2049732696, 1566148042),
+        acks: false,
+    };
+    lost_segment(&s, Some(opcodes(&s)), 10186530143114565360, shape, 0).unwrap();
 }
