@@ -19,7 +19,6 @@ const PER_FIELD: f64 = 2.0;
 /// The share of the defs' names that have a field of each name.
 #[derive(Debug, Default)]
 pub(crate) struct FieldNames {
-    caps: HashMap<String, f64>,
     /// The names (indices into the def set, ascending) that have a field
     /// of each name.
     holders: HashMap<String, Vec<usize>>,
@@ -39,16 +38,7 @@ impl FieldNames {
                 holders.entry(f).or_default().push(k);
             }
         }
-        let total = defs.names.len().max(1) as f64;
-        let caps = holders
-            .iter()
-            .map(|(f, n)| {
-                let bits = (PER_FIELD * (total / n.len() as f64).log2()).clamp(1.0, FIELD_CAP);
-                (f.clone(), bits)
-            })
-            .collect();
         FieldNames {
-            caps,
             holders,
             names: defs.names.len(),
         }
@@ -76,7 +66,11 @@ impl FieldNames {
 
     /// What links through a field named `field` say at most.
     pub(crate) fn cap(&self, field: &str) -> f64 {
-        self.caps.get(field).copied().unwrap_or(FIELD_CAP)
+        let Some(held) = self.holders.get(field) else {
+            return FIELD_CAP;
+        };
+        let total = self.names.max(1) as f64;
+        (PER_FIELD * (total / held.len() as f64).log2()).clamp(1.0, FIELD_CAP)
     }
 }
 

@@ -194,10 +194,9 @@ fn drifted_copies_of_the_real_session_write_nothing_wrong() {
         right += score.right;
     }
     // 142 on 2026-11-29 (125 before `discover/lacking.rs`, 101 before the
-    // login's alignment): the rules
-    // still name a fifth of the opcodes of a session that strays from them
-    // (the login's order learns from each copy how far it strays, and
-    // trusts it that much less).
+    // login's alignment): the rules still name a fifth of the opcodes of a
+    // session that strays from them (the login's order learns from each
+    // copy how far it strays, and trusts it that much less).
     eprintln!("ten drifted copies: {right} right");
     assert!(right >= 130, "{right} right in ten drifted copies");
 }
