@@ -155,6 +155,7 @@ impl Discovery {
         };
         let lives = weigher.lives(samples, &cands);
         let reading = Reading::new(&weigher, samples, &order, &lives, &fields, &cands, rarity);
+        let unfit = lacking::Unfit::count(samples, &cands, &pinned_groups);
 
         let mut anchors: Vec<(usize, usize)> = Vec::new();
         let mut chosen = Vec::new();
@@ -176,14 +177,19 @@ impl Discovery {
             let usable_edges: Vec<Edge> = usable.iter().map(|&i| edges[i]).collect();
             chosen = assign(samples.groups().len(), self.defs.len(), &usable_edges)
                 .into_iter()
-                .map(|c| Chosen {
-                    edge: usable[c.edge],
-                    instead: c.instead.map(|j| usable[j]),
-                    margin: c.margin.min(lacking::margin(
-                        &cands[usable[c.edge]],
-                        &reading.field_names,
-                        &self.defs,
-                    )),
+                .map(|c| {
+                    let cand = &cands[usable[c.edge]];
+                    let side = samples.groups()[cand.group].direction;
+                    Chosen {
+                        edge: usable[c.edge],
+                        instead: c.instead.map(|j| usable[j]),
+                        margin: c.margin.min(lacking::margin(
+                            cand,
+                            &reading.field_names,
+                            &self.defs,
+                            unfit.of(side),
+                        )),
+                    }
                 })
                 .collect();
             let next: Vec<(usize, usize)> = chosen
