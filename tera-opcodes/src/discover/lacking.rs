@@ -78,8 +78,8 @@ pub(super) fn margin(c: &Candidate, field_names: &FieldNames, defs: &DefSet, unf
     }
 }
 
-/// The name's own evidence (login order, scenes, consequences, keepalives,
-/// system messages) that says the session holds it at all.
+/// The least of a name's own evidence (login order, scenes, consequences,
+/// keepalives, system messages) that says the session holds it at all.
 const OWN_BITS: f64 = 1.0;
 
 /// The groups of each side that no def of the set fits and no pin names:
