@@ -1,7 +1,7 @@
 //! An entry's odds against its opcode's true def being one the set lacks
 //! (a new name, a def the patch changed): a third of a real session's
-//! opcodes have no def that fits, and the matching only weighs the set's
-//! names against each other.
+//! opcodes have no def of their own that fits, and the matching only
+//! weighs the set's names against each other.
 //!
 //! Such an opcode still fits some def of the set now and then, as often as
 //! that def's layout is common, which the fit's bits already weigh
