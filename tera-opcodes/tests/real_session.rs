@@ -197,9 +197,9 @@ fn drifted_copies_of_the_real_session_write_nothing_wrong() {
     }
     // 134 on 2026-11-29 (142 before a name with nothing of its own paid
     // for the unfit groups, 125 before `discover/lacking.rs`, 101 before
-    // the login's alignment): the rules still name a sixth of the opcodes of a
-    // session that strays from them (the login's order learns from each
-    // copy how far it strays, and trusts it that much less).
+    // the login's alignment): the rules still name a sixth of the opcodes
+    // of a session that strays from them (the login's order learns from
+    // each copy how far it strays, and trusts it that much less).
     eprintln!("ten drifted copies: {right} right");
     assert!(right >= 125, "{right} right in ten drifted copies");
 }

@@ -229,13 +229,7 @@ mod tests {
     #[test]
     fn a_name_nothing_of_its_own_ties_to_the_session_pays_for_the_unfit_groups() {
         let mut catalog = Catalog::new();
-        catalog
-            .add_def(
-                "S_A.1.def",
-                "uint64 gameId
-",
-            )
-            .unwrap();
+        catalog.add_def("S_A.1.def", "uint64 gameId\n").unwrap();
         let defs = DefSet::from_catalog(&catalog);
         let names = FieldNames::count(&defs);
         // A fit alone, with 31 groups no def fits: 5 bits less.
