@@ -148,7 +148,7 @@ impl Discovery {
             cands.iter().map(|c| c.name).collect::<BTreeSet<usize>>(),
         );
         let rarity = candidate::rarity(&cands, samples, &layouts);
-        candidate::bound_fits(&mut cands, samples, &rarity);
+        candidate::bound_fits(&mut cands, samples, &rarity, &layouts);
         let weigher = Weigher {
             defs: &self.defs,
             rules: &self.rules,
@@ -318,6 +318,7 @@ impl Discovery {
                     evidence: Vec::new(),
                     weight: 0.0,
                     generic: 0.0,
+                    alike_fit: 0.0,
                 });
             }
         }

@@ -14,8 +14,14 @@
 //! every bool of the def tried reads, which overstates the share (a real
 //! packet's bytes are seldom all zero): a layout's rarity is never
 //! overstated.
+//!
+//! Of the other names whose packets a def fits at one length, the share it
+//! fits at a second says what a group's further lengths are worth against
+//! a def of a like layout: an integer and a text fit every other integer
+//! and text at every length, so a packet's texts of several lengths tell
+//! them apart no better than one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tera_dynamic::{ElementKind, Kind, Record, Schema, StructSchema, Value};
@@ -35,6 +41,7 @@ const FORMS: [(usize, &str); 3] = [(0, ""), (1, "ab"), (2, "Elinu's grace")];
 #[derive(Debug, Default)]
 pub(crate) struct LayoutRates {
     share: HashMap<usize, f64>,
+    further: HashMap<usize, f64>,
 }
 
 impl LayoutRates {
@@ -47,10 +54,12 @@ impl LayoutRates {
             by_len.entry(bytes.len()).or_default().push(k);
         }
         let mut share = HashMap::new();
+        let mut further = HashMap::new();
         for n in names {
             let name = &defs.names[n];
             let tried = packets.iter().filter(|(owner, _)| *owner != n).count();
             let mut fits = 0usize;
+            let mut lengths: HashMap<usize, HashSet<usize>> = HashMap::new();
             for (&len, ks) in &by_len {
                 let versions: Vec<&Arc<Schema>> = name
                     .versions
@@ -61,19 +70,32 @@ impl LayoutRates {
                 if versions.is_empty() {
                     continue;
                 }
-                fits += ks
-                    .iter()
-                    .filter(|&&k| packets[k].0 != n)
-                    .filter(|&&k| {
-                        versions
+                for &k in ks {
+                    let owner = packets[k].0;
+                    if owner != n
+                        && versions
                             .iter()
                             .any(|s| fit_packet(s, &packets[k].1, 0).is_ok())
-                    })
-                    .count();
+                    {
+                        fits += 1;
+                        lengths.entry(owner).or_default().insert(len);
+                    }
+                }
             }
             share.insert(n, (fits + 1) as f64 / (tried + 1) as f64);
+            let once = lengths.len();
+            let again = lengths.values().filter(|l| l.len() > 1).count();
+            if once > 0 {
+                further.insert(n, (again + 1) as f64 / (once + 1) as f64);
+            }
         }
-        LayoutRates { share }
+        LayoutRates { share, further }
+    }
+
+    /// Of the other names whose packets name `n`'s def fits at one length,
+    /// the share it fits at a second (None when it fits no other name's).
+    pub(crate) fn further(&self, n: usize) -> Option<f64> {
+        self.further.get(&n).copied()
     }
 
     /// The share of the other names' packets that name `n`'s def fits (1
@@ -173,5 +195,37 @@ mod tests {
         assert_eq!(rates.share(rich), 1.0 / 13.0);
         // A name not measured is as common as can be.
         assert_eq!(LayoutRates::default().share(a), 1.0);
+    }
+
+    #[test]
+    fn a_def_that_fits_a_like_layout_once_fits_it_at_every_length() {
+        let mut catalog = Catalog::new();
+        // Two defs of an integer and a text: each fits the other's three
+        // packets, whatever the text's length.
+        catalog
+            .add_def("C_INVITE.1.def", "int32 unk\nstring name\n")
+            .unwrap();
+        catalog
+            .add_def("C_ADVERTISE.1.def", "int32 kills\nstring text\n")
+            .unwrap();
+        // A list of pairs, and eight bytes of id.
+        catalog
+            .add_def("S_LIST.1.def", "array items\n- uint32 id\n- uint32 count\n")
+            .unwrap();
+        catalog.add_def("S_ID.1.def", "uint64 id\n").unwrap();
+        let defs = DefSet::from_catalog(&catalog);
+        let all: Vec<usize> = (0..defs.len()).collect();
+        let rates = LayoutRates::measure(&defs, all);
+        let invite = defs.index("C_INVITE").unwrap();
+        let list = defs.index("S_LIST").unwrap();
+        // C_INVITE fits C_ADVERTISE at three lengths: a second length says
+        // nothing against a like layout.
+        assert_eq!(rates.further(invite), Some(1.0));
+        // S_ID fits the two texts' empty packets (eight bytes) and no
+        // longer one: (0 + 1) / (2 + 1).
+        let id = defs.index("S_ID").unwrap();
+        assert_eq!(rates.further(id), Some(1.0 / 3.0));
+        // S_LIST fits no other name's packet: nothing to say.
+        assert_eq!(rates.further(list), None);
     }
 }

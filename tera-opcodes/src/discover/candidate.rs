@@ -26,6 +26,12 @@ pub(super) struct Candidate {
     /// what a def may gain where the true def is one the set lacks
     /// ([`lacking`](super::lacking)).
     pub(super) generic: f64,
+    /// What the fit says against a def the set lacks: as bounded, but
+    /// each further length worth only as much as a def that fits another
+    /// name's packet at one length seldom fits it at a second
+    /// ([`LayoutRates::further`]): a text or list of another length is the
+    /// same layout again.
+    pub(super) alike_fit: f64,
 }
 
 /// Whether a kind of evidence is one any def of a like layout, like field
@@ -103,13 +109,19 @@ pub(super) fn rarity(
 const WEAK_STRUCTURE: f64 = 32.0;
 
 /// Bounds each candidate's fit by its def's [`rarity`] at one length,
-/// [`LENGTH_BITS`] more for each further length. A fit of weak structure
+/// [`LENGTH_BITS`] more for each further length, and sets what it says
+/// against a lacking def (`Candidate::alike_fit`). A fit of weak structure
 /// ([`WEAK_STRUCTURE`]: no text, no list that holds anything) counts no
 /// more than the odds against a group of its side having its length: the
 /// def set's layouts say how rare a length is among the packets it knows,
 /// but a third of a real session's opcodes have no def that fits, and
 /// their lengths are anything.
-pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples, rarity: &HashMap<usize, f64>) {
+pub(super) fn bound_fits(
+    cands: &mut [Candidate],
+    samples: &Samples,
+    rarity: &HashMap<usize, f64>,
+    layouts: &LayoutRates,
+) {
     let groups = samples.groups();
     // Groups by side, and by side and shortest length.
     let mut sides: HashMap<Direction, usize> = HashMap::new();
@@ -127,9 +139,15 @@ pub(super) fn bound_fits(cands: &mut [Candidate], samples: &Samples, rarity: &Ha
             let same = lengths[&(group.direction, group.shortest)];
             specific = specific.min(((n + 1) as f64 / same as f64).log2());
         }
+        // A def with no like layout in the set keeps the offsets' worth.
+        let alike = layouts
+            .further(c.name)
+            .map_or(LENGTH_BITS, |share| (-share.log2()).min(LENGTH_BITS));
+        let against_alike = rarity[&c.name] + alike * further;
         for e in &mut c.fixed {
             if let Evidence::Fit { bits, .. } = e {
                 *bits = bits.min(specific);
+                c.alike_fit = bits.min(against_alike);
             }
         }
     }

@@ -5,19 +5,22 @@
 //!
 //! Such an opcode still fits some def of the set now and then, as often as
 //! that def's layout is common, which the fit's bits already weigh
-//! ([`rarity`](super::candidate::rarity)). Given it fits, it reads as well
+//! ([`rarity`](super::candidate::rarity)), but for its further lengths:
+//! a def that fits a like layout at one length fits it at the others
+//! (`Candidate::alike_fit`). Given it fits, it reads as well
 //! as any packet (values, field names) and the previous map names the def
 //! as much as ever. What ties the def's fields to the session (value
-//! links, positions near the player's, a family, a request's response, a
-//! despawn's ends) it holds as often as its packet carries a field of the
-//! same name: a packet about the player holds the player's id and place,
-//! whichever packet it is, and a third of the defs have a `gameId`.
+//! links, positions near the player's, a family, a despawn's ends) it
+//! holds as often as its packet carries a field of the same name: a packet
+//! about the player holds the player's id and place, whichever packet it
+//! is, and a third of the defs have a `gameId`. A response that follows
+//! each packet it holds as often as it is of the response's family.
 //!
 //! A name is also one of the set's thousand, of which a session holds a
 //! tenth. When nothing of its own (its login place, a scene, a
 //! consequence) says the session holds it, its fit may be a chance one on
-//! any of the session's groups that no def fits, and the odds against are
-//! that many times shorter. On 300 copies of the real 376012 session,
+//! any of the session's groups whose def is lacking, and the odds against
+//! are that many times shorter. On 300 copies of the real 376012 session,
 //! drifted years away (defs dropped, changed and added), the entries named
 //! by fit alone at 10 to 12 bits were wrong 1 time in 60 before this
 //! charge (`examples/real_session.rs`).
@@ -27,29 +30,39 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use tera_sessions::Direction;
 
 use crate::defset::DefSet;
-use crate::field_names::FieldNames;
+use crate::field_names::{FieldNames, has_text};
 use crate::links::kin;
 use crate::report::Evidence;
 use crate::samples::Samples;
 
-use super::candidate::{Candidate, fit_bits};
+use super::candidate::Candidate;
 
 /// An entry's margin against the def being one the set lacks: its weight
 /// less what such a def would gain, and, for a name that nothing of its
-/// own ties to the session, less `log2(unfit + 1)` for the `unfit` groups
-/// of its side ([`Unfit`]) its fit could have landed on by chance.
+/// own ties to the session, less `log2(1 + 4 unfit)` for the groups of
+/// its side whose def is lacking, four for each of the `unfit` groups no
+/// def fits ([`Unfit`], [`LACKING_PER_UNFIT`]): its fit could have landed
+/// on any of them by chance.
 pub(super) fn margin(c: &Candidate, field_names: &FieldNames, defs: &DefSet, unfit: usize) -> f64 {
     let mut tied = 0.0;
     let mut fields: Vec<&str> = Vec::new();
     let mut with: Option<&str> = None;
+    // A response that follows the packet, whatever its fields.
+    let mut answered = 0.0;
+    let mut response: Option<&str> = None;
     for e in &c.evidence {
         let (bits, field, name) = match e {
             Evidence::Link { field, bits, .. } | Evidence::Position { field, bits, .. } => {
                 (*bits, Some(field), None)
             }
-            Evidence::Family { with, bits, .. } | Evidence::Pair { with, bits, .. } => {
-                (*bits, None, Some(with.as_str()))
+            Evidence::Pair { with, bits, .. } => {
+                if *bits > 0.0 {
+                    answered += bits;
+                    response = response.or(Some(with.as_str()));
+                }
+                continue;
             }
+            Evidence::Family { with, bits, .. } => (*bits, None, Some(with.as_str())),
             Evidence::Tuple { with, bits, .. } => (*bits, None, with.first().map(String::as_str)),
             Evidence::LifeEnds { begun_by, bits, .. } => (*bits, None, begun_by.as_deref()),
             _ => continue,
@@ -65,28 +78,41 @@ pub(super) fn margin(c: &Candidate, field_names: &FieldNames, defs: &DefSet, unf
     // Without a field named, the packet is tied to the session as often as
     // a name is of the family of the packet it is tied to.
     let share = if !fields.is_empty() {
-        field_names.share_of_all(fields)
+        let text = defs.names[c.name]
+            .versions
+            .iter()
+            .find(|v| v.schema.version() == c.fit.version)
+            .is_some_and(|v| fields.iter().any(|f| has_text(v.schema.root(), f)));
+        field_names.share_of_all(fields, text)
     } else {
         with.map_or(1.0, |w| kin_share(w, defs))
     };
+    // A def the set lacks is answered by the response as often as it is of
+    // the response's family.
+    let answer = response.map_or(0.0, |r| kept(answered, kin_share(r, defs)));
     let specific = c.weight - c.generic;
-    let lacking = specific + fit_bits(c) + kept(tied, share);
+    let lacking = specific + c.alike_fit + kept(tied, share) + answer;
     if specific < OWN_BITS {
-        lacking - ((unfit + 1) as f64).log2()
+        lacking - (1.0 + LACKING_PER_UNFIT * unfit as f64).log2()
     } else {
         lacking
     }
 }
+
+/// The groups whose own def the set lacks, for each group no def fits: of
+/// the real 376012 session's 32 opcodes whose def defs-376012 lacks, 8
+/// fit no def and 24 fit another's (`examples/real_session.rs`).
+const LACKING_PER_UNFIT: f64 = 4.0;
 
 /// The least of a name's own evidence (login order, scenes, consequences,
 /// keepalives, system messages) that says the session holds it at all.
 const OWN_BITS: f64 = 1.0;
 
 /// The groups of each side that no def of the set fits and no pin names:
-/// where the chance fit of a name the session does not hold lands. A
-/// least count: a group whose true def the set lacks often fits another
-/// def (8 of the real 376012 session's 97 opcodes fit none, 32 lack their
-/// own).
+/// what the session shows of the groups whose def the set lacks, where
+/// the chance fit of a name the session does not hold lands. A group whose
+/// def is lacking often fits another def, so they stand for more
+/// ([`LACKING_PER_UNFIT`]).
 pub(super) struct Unfit {
     by_side: HashMap<Direction, usize>,
 }
@@ -163,6 +189,7 @@ mod tests {
             evidence,
             weight,
             generic,
+            alike_fit: fit,
         }
     }
 
@@ -232,13 +259,56 @@ mod tests {
         catalog.add_def("S_A.1.def", "uint64 gameId\n").unwrap();
         let defs = DefSet::from_catalog(&catalog);
         let names = FieldNames::count(&defs);
-        // A fit alone, with 31 groups no def fits: 5 bits less.
+        // A fit alone, with 2 groups no def fits (8 whose def is lacking):
+        // log2(1 + 8), 3.2 bits less.
         let alone = candidate(14.0, vec![]);
         assert_eq!(margin(&alone, &names, &defs, 0), 14.0);
-        assert_eq!(margin(&alone, &names, &defs, 31), 9.0);
+        assert!((margin(&alone, &names, &defs, 2) - 14.0 + 9f64.log2()).abs() < 1e-9);
         // Its login place says the session holds it: nothing less.
         let placed = candidate(14.0, vec![Evidence::LoginOrder { bits: 3.0 }]);
         assert_eq!(margin(&placed, &names, &defs, 31), 17.0);
+    }
+
+    #[test]
+    fn a_response_follows_a_lacking_def_as_often_as_it_is_of_its_family() {
+        let mut catalog = Catalog::new();
+        // Every text def names its text `message`; one name of eight is
+        // of the chat's family.
+        catalog
+            .add_def("C_CHAT.1.def", "uint32 channel\nstring message\n")
+            .unwrap();
+        catalog
+            .add_def("S_CHAT.1.def", "uint32 channel\nstring message\n")
+            .unwrap();
+        catalog
+            .add_def("C_WRITE_BOARD.1.def", "uint32 board\nstring message\n")
+            .unwrap();
+        for k in 0..5 {
+            catalog
+                .add_def(&format!("S_OTHER{k}.1.def"), "uint32 a\n")
+                .unwrap();
+        }
+        let defs = DefSet::from_catalog(&catalog);
+        let names = FieldNames::count(&defs);
+        let mut chat = candidate(
+            0.0,
+            vec![
+                link("message", 10.0),
+                Evidence::Pair {
+                    with: "S_CHAT".into(),
+                    matched: 6,
+                    of: 6,
+                    bits: 10.0,
+                },
+            ],
+        );
+        chat.name = defs.index("C_CHAT").unwrap();
+        // The text every text def names alike keeps nothing; the response
+        // keeps what the chat's family leaves (C_CHAT of 8 names, plus
+        // one): 2 bits.
+        let m = margin(&chat, &names, &defs, 0);
+        assert!((m - kept(10.0, 2.0 / 9.0)).abs() < 1e-9, "{m}");
+        assert!(m > 2.0, "{m}");
     }
 
     #[test]
