@@ -117,18 +117,23 @@ mod tests {
     use super::*;
     use tera_dynamic::Catalog;
 
+    /// A def set of one version of each (name, body).
+    fn defs_of(defs: [(&str, &str); 4]) -> DefSet {
+        let mut catalog = Catalog::new();
+        for (name, body) in defs {
+            catalog.add_def(&format!("{name}.1.def"), body).unwrap();
+        }
+        DefSet::from_catalog(&catalog)
+    }
+
     #[test]
     fn fields_held_together_are_rarer_than_each() {
-        let mut catalog = Catalog::new();
-        for (name, body) in [
+        let names = FieldNames::count(&defs_of([
             ("S_A", "uint64 gameId\nvec3 loc\n"),
             ("S_B", "uint64 gameId\nuint32 skill\n"),
             ("S_C", "uint64 gameId\nvec3 loc\nuint32 skill\n"),
             ("S_D", "uint32 count\n"),
-        ] {
-            catalog.add_def(&format!("{name}.1.def"), body).unwrap();
-        }
-        let names = FieldNames::count(&DefSet::from_catalog(&catalog));
+        ]));
         assert_eq!(names.share_of_all(["gameId"], false), 0.75);
         assert_eq!(names.share_of_all(["gameId", "loc"], false), 0.5);
         assert_eq!(names.share_of_all(["loc", "skill"], false), 0.25);
@@ -139,16 +144,12 @@ mod tests {
 
     #[test]
     fn a_text_field_is_as_common_as_among_the_defs_with_a_text() {
-        let mut catalog = Catalog::new();
-        for (name, body) in [
+        let defs = defs_of([
             ("S_A", "uint64 gameId\nstring name\n"),
             ("S_B", "uint32 id\nstring message\n"),
             ("S_C", "uint64 gameId\n"),
             ("S_D", "uint32 count\n"),
-        ] {
-            catalog.add_def(&format!("{name}.1.def"), body).unwrap();
-        }
-        let defs = DefSet::from_catalog(&catalog);
+        ]);
         let names = FieldNames::count(&defs);
         // One def of the two with a text names it `name`.
         assert_eq!(names.share_of_all(["name"], true), 0.5);
