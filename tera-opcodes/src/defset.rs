@@ -119,6 +119,17 @@ impl DefSet {
         .map(|v| &v.schema)
     }
 
+    /// The def of the name at index `n` at `version`, or its latest when
+    /// it has no such version (a fit's version always is one).
+    pub(crate) fn version(&self, n: usize, version: u32) -> &Arc<Schema> {
+        let versions = &self.names[n].versions;
+        let v = versions
+            .iter()
+            .find(|v| v.schema.version() == version)
+            .unwrap_or(&versions[versions.len() - 1]);
+        &v.schema
+    }
+
     /// How many names the set holds.
     pub fn len(&self) -> usize {
         self.names.len()

@@ -229,7 +229,7 @@ impl Discovery {
                 };
                 let digest = match (group, def, &fit) {
                     (Some(g), Some(n), Some(f)) => {
-                        let schema = self.version(n, f.version);
+                        let schema = self.defs.version(n, f.version);
                         Digest::of(samples, &samples.groups()[g], schema, fields)
                     }
                     _ => Digest::default(),
@@ -245,15 +245,6 @@ impl Discovery {
                 }
             })
             .collect()
-    }
-
-    fn version(&self, name: usize, version: u32) -> &tera_dynamic::Schema {
-        let versions = &self.defs.names[name].versions;
-        let v = versions
-            .iter()
-            .find(|v| v.schema.version() == version)
-            .unwrap_or(&versions[versions.len() - 1]);
-        &v.schema
     }
 
     /// Every (group, name) whose def fits, with the evidence that holds
@@ -297,7 +288,7 @@ impl Discovery {
                         bits: PRIOR_NAME + if same { PRIOR_SAME } else { 0.0 },
                     });
                 }
-                let digest = Digest::of(samples, group, self.version(n, fit.version), fields);
+                let digest = Digest::of(samples, group, self.defs.version(n, fit.version), fields);
                 let system_message = self
                     .rules
                     .system_message_text

@@ -78,11 +78,8 @@ pub(super) fn margin(c: &Candidate, field_names: &FieldNames, defs: &DefSet, unf
     // Without a field named, the packet is tied to the session as often as
     // a name is of the family of the packet it is tied to.
     let share = if !fields.is_empty() {
-        let text = defs.names[c.name]
-            .versions
-            .iter()
-            .find(|v| v.schema.version() == c.fit.version)
-            .is_some_and(|v| fields.iter().any(|f| has_text(v.schema.root(), f)));
+        let read_with = defs.version(c.name, c.fit.version).root();
+        let text = fields.iter().any(|f| has_text(read_with, f));
         field_names.share_of_all(fields, text)
     } else {
         with.map_or(1.0, |w| kin_share(w, defs))
